@@ -1,0 +1,54 @@
+# Shared settings for every script in checks/ and qemu-test/.  Sourced, not run.
+# Everything that makes the kernel tree and its hashes reproducible lives here.
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+# The Debian package the baseline is taken from.  Pinned: another version is
+# another baseline, with other hashes.  Bump both lines together.
+KSRC_PKG=linux-source-6.12
+KSRC_VERSION=6.12.118-1~deb12u1
+KSRC_TARBALL=/usr/src/linux-source-6.12.tar.xz
+# git refs cannot contain '~'; the tag spells the package version with '_'.
+BASE_TAG=debian/6.12.118-1_deb12u1
+# Hash of the baseline commit every machine must produce (checked by tests).
+BASE_COMMIT=ee88de6b83b78b044f4174c2854734062dc62f41
+
+# Identity and date used for the baseline commit and as committer of the
+# series when it is applied: fixed, so the hashes never depend on the machine.
+IDENT_NAME="Seed 2748fca4 maintainers"
+IDENT_EMAIL="maintainers@users.noreply.a-seed-2748fca4.example"
+BASE_DATE="2025-01-01T00:00:00+0000"
+
+SERIES_BRANCH=vswap
+SERIES_NAME=vswap
+
+BUILD=${VSWAP_BUILD:-$TOP/build}
+KTREE=$BUILD/linux
+OUT=$BUILD/out
+RESULTS=$BUILD/results
+EXPORT_DIR=$TOP/branch-export
+
+# Run git without any user or system configuration, as the fixed identity:
+# every deterministic operation (baseline, git am, format-patch) goes through it.
+kgit() {
+	GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null \
+	GIT_AUTHOR_NAME="$IDENT_NAME" GIT_AUTHOR_EMAIL="$IDENT_EMAIL" \
+	GIT_COMMITTER_NAME="$IDENT_NAME" GIT_COMMITTER_EMAIL="$IDENT_EMAIL" \
+		git -C "$KTREE" "$@"
+}
+
+msg() { printf '==> %s\n' "$*"; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# Results of gates and tests: one line each in $RESULTS/results.txt,
+# "PASS name" or "FAIL name: why".  checks/summary.sh counts them.
+record() {
+	local verdict=$1 name=$2; shift 2
+	mkdir -p "$RESULTS"
+	if [ $# -gt 0 ]; then
+		printf '%s %s: %s\n' "$verdict" "$name" "$*" >>"$RESULTS/results.txt"
+	else
+		printf '%s %s\n' "$verdict" "$name" >>"$RESULTS/results.txt"
+	fi
+	printf '%s %s%s\n' "$verdict" "$name" "${*:+: $*}"
+}

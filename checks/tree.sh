@@ -1,0 +1,133 @@
+#!/bin/bash
+# Kernel tree management.
+#   tree.sh baseline   unpack the Debian source into $KTREE as one reproducible commit
+#   tree.sh apply      (re)build the vswap branch from branch-export/*.patch with git am
+#   tree.sh export     write the vswap branch back into branch-export/
+#   tree.sh status     show what the tree holds
+# Never overwrites work: a dirty tree, or a vswap branch with commits that are
+# not in branch-export/, stops with a message.
+set -euo pipefail
+. "$(dirname "$0")/config.sh"
+
+tree_is_clean() {
+	# Debian's .gitignore hides everything at the top level, so untracked
+	# files only show up as "ignored": look at those too.
+	[ -z "$(kgit status --porcelain --ignored=matching)" ]
+}
+
+require_clean() {
+	tree_is_clean && return 0
+	kgit status --short --ignored=matching | head -20 >&2
+	die "kernel tree $KTREE has uncommitted changes (above); commit them on '$SERIES_BRANCH' and run 'make export', or discard them yourself. Nothing was touched."
+}
+
+do_baseline() {
+	if [ -d "$KTREE/.git" ]; then
+		kgit rev-parse -q --verify "refs/tags/$BASE_TAG" >/dev/null ||
+			die "$KTREE exists but has no tag $BASE_TAG; move it away and rerun"
+		return 0
+	fi
+	[ -f "$KSRC_TARBALL" ] || die "$KSRC_TARBALL not found: install $KSRC_PKG=$KSRC_VERSION (make deps)"
+	local tmp=$BUILD/linux.unpack
+	rm -rf "$tmp"
+	mkdir -p "$tmp"
+	msg "unpacking $KSRC_TARBALL"
+	tar -xf "$KSRC_TARBALL" -C "$tmp" --no-same-owner
+	local src
+	src=$(find "$tmp" -mindepth 1 -maxdepth 1 -type d)
+	[ -f "$src/MAINTAINERS" ] || die "unexpected tarball layout in $KSRC_TARBALL"
+	msg "creating baseline commit (git add -A -f of the whole tree takes a minute)"
+	KTREE=$src kgit init -q -b master
+	KTREE=$src kgit add -A -f
+	KTREE=$src GIT_AUTHOR_DATE="$BASE_DATE" GIT_COMMITTER_DATE="$BASE_DATE" \
+		kgit commit -q -m "Linux $(make -s -C "$src" kernelversion) from Debian $KSRC_PKG $KSRC_VERSION" \
+		-m "Unpacked from $KSRC_TARBALL, unmodified."
+	KTREE=$src kgit tag "$BASE_TAG"
+	mv "$src" "$KTREE"
+	rm -rf "$tmp"
+	local got
+	got=$(kgit rev-parse HEAD)
+	msg "baseline $BASE_TAG = $got"
+	[ "$got" = "$BASE_COMMIT" ] || printf 'warning: baseline is %s, checks/config.sh expects %s\n' "$got" "$BASE_COMMIT" >&2
+}
+
+# sha256 over branch-export/*.patch, to know whether the branch is current.
+export_sum() {
+	(cd "$EXPORT_DIR" && cat ./*.patch 2>/dev/null) | sha256sum | cut -d' ' -f1
+}
+
+do_apply() {
+	do_baseline
+	require_clean
+	local sum applied_sum tip applied
+	sum=$(export_sum)
+	applied_sum=$(kgit config --get vswap.exportsum || true)
+	tip=$(kgit rev-parse -q --verify "refs/heads/$SERIES_BRANCH" || true)
+	applied=$(kgit config --get vswap.appliedtip || true)
+
+	if [ -n "$tip" ] && [ "$tip" != "$applied" ]; then
+		die "branch '$SERIES_BRANCH' in $KTREE has commits that are not in branch-export/ (tip $tip, last applied ${applied:-none}); run 'make export' to keep them, or 'git -C $KTREE branch -m $SERIES_BRANCH <other>' to set them aside"
+	fi
+	if [ -n "$tip" ] && [ "$sum" = "$applied_sum" ]; then
+		[ "$(kgit symbolic-ref -q --short HEAD || true)" = "$SERIES_BRANCH" ] || kgit checkout -q "$SERIES_BRANCH"
+		msg "branch $SERIES_BRANCH is current ($(kgit rev-list --count "$BASE_TAG..$SERIES_BRANCH") patches, tip $(kgit rev-parse --short HEAD))"
+		return 0
+	fi
+
+	local patches=("$EXPORT_DIR"/*.patch)
+	[ -e "${patches[0]}" ] || patches=()
+	msg "applying ${#patches[@]} patches from branch-export/ onto $BASE_TAG"
+	kgit checkout -q --detach "$BASE_TAG"
+	local p log=$BUILD/am.log
+	for p in "${patches[@]}"; do
+		if ! kgit am -q --committer-date-is-author-date "$p" >"$log" 2>&1; then
+			kgit am --abort >/dev/null 2>&1 || true
+			if [ -n "$tip" ]; then kgit checkout -q "$SERIES_BRANCH"; fi
+			sed 's/^/    /' "$log" >&2
+			die "patch $(basename "$p") does not apply (git's reason above); the tree is back on ${tip:+branch $SERIES_BRANCH}${tip:-$BASE_TAG}, unchanged"
+		fi
+	done
+	kgit checkout -q -B "$SERIES_BRANCH"
+	kgit config vswap.exportsum "$sum"
+	kgit config vswap.appliedtip "$(kgit rev-parse HEAD)"
+	msg "branch $SERIES_BRANCH: tip $(kgit rev-parse --short HEAD)"
+}
+
+# git format-patch with fixed options, so that an export right after an apply
+# reproduces branch-export/ byte for byte on any machine.
+format_series() {
+	local dir=$1; shift
+	kgit format-patch -q --no-signature --base="$BASE_TAG" -o "$dir" "$@" "$BASE_TAG..$SERIES_BRANCH"
+}
+
+do_export() {
+	[ -d "$KTREE/.git" ] || die "no kernel tree at $KTREE (make tree)"
+	tree_is_clean || printf 'warning: uncommitted changes in %s are not exported\n' "$KTREE" >&2
+	local tmp
+	tmp=$(mktemp -d)
+	format_series "$tmp"
+	mkdir -p "$EXPORT_DIR"
+	rm -f "$EXPORT_DIR"/*.patch
+	cp "$tmp"/*.patch "$EXPORT_DIR"/ 2>/dev/null || true
+	rm -rf "$tmp"
+	kgit config vswap.exportsum "$(export_sum)"
+	kgit config vswap.appliedtip "$(kgit rev-parse "$SERIES_BRANCH")"
+	msg "exported $(ls "$EXPORT_DIR"/*.patch 2>/dev/null | wc -l) patches to branch-export/"
+}
+
+do_status() {
+	[ -d "$KTREE/.git" ] || { echo "no kernel tree yet ($KTREE)"; return 0; }
+	echo "tree:     $KTREE"
+	echo "baseline: $BASE_TAG $(kgit rev-parse "$BASE_TAG^{commit}")"
+	kgit log --oneline "$BASE_TAG..$SERIES_BRANCH" 2>/dev/null | sed 's/^/series:   /'
+	tree_is_clean && echo "state:    clean" || echo "state:    uncommitted changes"
+}
+
+case "${1:-}" in
+baseline) do_baseline ;;
+apply) do_apply ;;
+export) do_export ;;
+status) do_status ;;
+format) shift; format_series "$@" ;;
+*) die "usage: $0 baseline|apply|export|status" ;;
+esac
