@@ -23,10 +23,10 @@ SERIES_BRANCH=vswap
 SERIES_NAME=vswap
 
 BUILD=${VSWAP_BUILD:-$TOP/build}
-KTREE=$BUILD/linux
+KTREE=${VSWAP_KTREE:-$BUILD/linux}
 OUT=$BUILD/out
 RESULTS=$BUILD/results
-EXPORT_DIR=$TOP/branch-export
+EXPORT_DIR=${VSWAP_EXPORT_DIR:-$TOP/branch-export}
 
 # Run git without any user or system configuration, as the fixed identity:
 # every deterministic operation (baseline, git am, format-patch) goes through it.

@@ -8,7 +8,7 @@ want=()
 while read -r pkg _; do
 	case "$pkg" in ''|'#'*) continue ;; esac
 	want+=("$pkg")
-done < "$TOP/checks/packages.txt"
+done < "${VSWAP_PACKAGES:-$TOP/checks/packages.txt}"
 
 missing=()
 for pkg in "${want[@]}"; do

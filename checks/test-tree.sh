@@ -1,0 +1,85 @@
+#!/bin/bash
+# Tests of the tree workflow in a scratch clone (build/tree-test), never the
+# real tree: the baseline and the series get the same hashes on any machine,
+# and bad input (a patch that does not apply, a dirty tree, unexported
+# commits, a missing package) stops with a clear message and loses nothing.
+set -uo pipefail
+. "$(dirname "$0")/config.sh"
+
+S=$BUILD/tree-test
+fail=0
+pass() { record PASS "tree/$1"; }
+flunk() { record FAIL "tree/$1" "${@:2}"; fail=1; }
+sgit() { git -C "$S" "$@"; }
+apply_in() { VSWAP_KTREE=$S bash "$TOP/checks/tree.sh" apply; }
+
+got=$(kgit rev-parse "$BASE_TAG^{commit}")
+[ "$got" = "$BASE_COMMIT" ] && pass baseline-hash ||
+	flunk baseline-hash "baseline is $got, expected $BASE_COMMIT (checks/config.sh)"
+
+tip=$(kgit rev-parse "refs/heads/$SERIES_BRANCH")
+rm -rf "$S" "$S.home"
+git clone -q --shared --no-checkout "$KTREE" "$S" && sgit checkout -q --detach "$BASE_TAG" ||
+	{ flunk clone "cannot clone $KTREE"; exit 1; }
+
+# Another user, another time zone, another clock: the same hashes.
+mkdir -p "$S.home"
+printf '[user]\n\tname = Somebody Else\n\temail = else@example.org\n[am]\n\tthreeWay = true\n' >"$S.home/.gitconfig"
+if HOME=$S.home TZ=Asia/Tokyo apply_in >"$S.log" 2>&1; then
+	got=$(sgit rev-parse "refs/heads/$SERIES_BRANCH")
+	[ "$got" = "$tip" ] && pass series-hash ||
+		flunk series-hash "applied tip $got differs from $tip"
+else
+	flunk series-hash "apply failed: $(tail -1 "$S.log")"
+fi
+
+# A second apply with nothing changed does nothing.
+if apply_in 2>&1 | grep -q 'is current'; then pass reapply-noop; else flunk reapply-noop "second apply did not reuse the branch"; fi
+
+# A patch that does not apply: named, with git's reason; branch unchanged.
+bad=$S.badexport
+rm -rf "$bad"; mkdir -p "$bad"; cp "$EXPORT_DIR"/*.patch "$bad"/
+last=$(ls "$bad"/*.patch | tail -1)
+# Break the first context line of the first hunk.
+awk 'BEGIN{h=0} /^@@/{h=1; print; next} h==1 && /^ /{print " this line is not in the tree"; h=2; next} {print}' "$last" >"$last.new" && mv "$last.new" "$last"
+out=$(VSWAP_EXPORT_DIR=$bad apply_in 2>&1); rc=$?
+now=$(sgit rev-parse "refs/heads/$SERIES_BRANCH")
+if [ $rc -ne 0 ] && grep -q "$(basename "$last")" <<<"$out" && grep -qi 'patch failed\|does not apply\|error' <<<"$out" &&
+   [ "$now" = "$tip" ] && [ -z "$(sgit status --porcelain --ignored=matching)" ] && [ ! -d "$S/.git/rebase-apply" ]; then
+	pass broken-patch
+else
+	flunk broken-patch "rc=$rc tip=$now, output: $(tail -2 <<<"$out" | tr '\n' ' ')"
+fi
+
+# A dirty tree is never overwritten.
+echo "# local edit" >>"$S/Makefile"
+out=$(VSWAP_EXPORT_DIR=$bad apply_in 2>&1); rc=$?
+if [ $rc -ne 0 ] && grep -q 'uncommitted changes' <<<"$out" && tail -1 "$S/Makefile" | grep -q 'local edit'; then
+	pass dirty-tree
+else
+	flunk dirty-tree "rc=$rc, output: $(tail -1 <<<"$out")"
+fi
+sgit checkout -q -- Makefile
+
+# Commits on the branch that are not in branch-export/ are never dropped.
+echo "/* local */" >>"$S/mm/Kconfig"
+sgit -c user.name=x -c user.email=x@x commit -q -am "local work"
+mine=$(sgit rev-parse HEAD)
+out=$(VSWAP_EXPORT_DIR=$bad apply_in 2>&1); rc=$?
+if [ $rc -ne 0 ] && grep -q 'make export' <<<"$out" && [ "$(sgit rev-parse "refs/heads/$SERIES_BRANCH")" = "$mine" ]; then
+	pass unexported-commits
+else
+	flunk unexported-commits "rc=$rc, output: $(tail -1 <<<"$out")"
+fi
+
+# A package that cannot be installed is named.
+printf 'vswap-no-such-package\tmissing on purpose\n' >"$S.pkgs"
+out=$(VSWAP_PACKAGES=$S.pkgs bash "$TOP/checks/deps.sh" 2>&1); rc=$?
+if [ $rc -ne 0 ] && grep -q 'vswap-no-such-package' <<<"$out"; then
+	pass missing-package
+else
+	flunk missing-package "rc=$rc, output: $(tail -1 <<<"$out")"
+fi
+
+rm -rf "$S" "$S.home" "$S.badexport" "$S.pkgs" "$S.log"
+exit $fail

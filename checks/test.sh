@@ -1,0 +1,53 @@
+#!/bin/bash
+# The whole test suite, as CI runs it (make test, .ci/run).  Every gate and
+# test records PASS/FAIL lines; a failing step does not stop the others.
+# Ends with "N passed, N failed" and a non-zero status if anything failed.
+set -uo pipefail
+. "$(dirname "$0")/config.sh"
+
+rm -f "$RESULTS/results.txt"
+mkdir -p "$RESULTS"
+start=$SECONDS
+step() {
+	local name=$1; shift
+	msg "[$(( (SECONDS - start) / 60 ))m] $name"
+	"$@" || msg "$name: failures (see above)"
+}
+run() { bash "$TOP/$1" "${@:2}"; }
+img=$OUT/images
+
+# Tree workflow: reproducible hashes, bad input.
+step "tree workflow" run checks/test-tree.sh
+step "export round trip" run checks/test-roundtrip.sh
+
+# Per commit: checkpatch, build, sparse, boot with vswap=on/off.
+BOOT=1 step "per-commit gates and boots" run checks/percommit.sh
+
+# The tip and the unpatched baseline, full guest suites.
+if [ -f "$img/tip.bzImage" ]; then
+	for sc in vswap-on vswap-off vswap-bogus; do
+		step "tip: $sc" run qemu-test/run.sh "$img/tip.bzImage" "$sc" tip
+	done
+else
+	record FAIL "tip/boot" "no tip kernel was built"
+fi
+if [ -f "$img/baseline.bzImage" ]; then
+	step "baseline: unpatched kernel" run qemu-test/run.sh "$img/baseline.bzImage" baseline baseline
+else
+	record FAIL "baseline/boot" "no baseline kernel was built"
+fi
+
+# The tip under KASAN, lockdep, DEBUG_VM and DEBUG_LIST.
+if bash "$TOP/checks/build.sh" tip-debug debug "$BUILD/percommit" >/dev/null; then
+	record PASS "build/tip-debug"
+	step "tip-debug: full suite" run qemu-test/run.sh "$OUT/tip-debug/arch/x86/boot/bzImage" full tip-debug
+else
+	record FAIL "build/tip-debug" "see $OUT/tip-debug/build.log"
+fi
+
+# Mails and pull request.
+step "mails apply and pass checkpatch" run checks/test-mails.sh
+step "pull request bundle" run checks/test-pull.sh
+
+msg "[$(( (SECONDS - start) / 60 ))m] done"
+bash "$TOP/checks/summary.sh"
