@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helper library for the in-guest vswap tests (qemu-test/guest/).
+ *
+ * Every test is one static C program making one claim, built from its own
+ * .c file plus lib.c.  It reports TAP:
+ *
+ *	TAP version 13
+ *	# diagnostics
+ *	ok 1 name
+ *	not ok 2 name # reason
+ *	ok 3 name # SKIP reason
+ *	1..3
+ *
+ * The plan line comes first when the test calls t_plan(), otherwise t_done()
+ * prints it at the end.  /init counts the result lines against the plan, so
+ * a test that dies half-way is a failure, never a pass.
+ */
+#ifndef VTEST_LIB_H
+#define VTEST_LIB_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define CGROOT		"/sys/fs/cgroup"
+#define DEBUGFS		"/sys/kernel/debug"
+#define VSWAP_DIR	DEBUGFS "/vswap"
+#define MiB		(1024UL * 1024UL)
+
+#ifndef __printf
+#define __printf(a, b) __attribute__((format(printf, a, b)))
+#endif
+
+/* ---- results ---------------------------------------------------------- */
+
+/* Start the TAP stream (unbuffered stdout, version line).  name is the test. */
+void t_init(const char *name);
+/* Optional: announce the number of results up front. */
+void t_plan(int n);
+/* Diagnostic line "# ...". */
+void t_diag(const char *fmt, ...) __printf(1, 2);
+void t_pass(const char *name);
+/* "not ok N name # why"; returns 0. */
+int t_fail(const char *name, const char *why_fmt, ...) __printf(2, 3);
+/* "ok N name # SKIP why". */
+void t_skip(const char *name, const char *why_fmt, ...) __printf(2, 3);
+/* ok if cond, else not ok with the formatted reason.  Returns !!cond. */
+int t_ok(int cond, const char *name, const char *why_fmt, ...) __printf(3, 4);
+/* Print the plan if not yet printed and return the exit status (0: all ok). */
+int t_done(void);
+/* Fatal: "not ok N name # why", then the plan and exit(1). */
+void t_bail(const char *name, const char *why_fmt, ...) __printf(2, 3)
+	__attribute__((noreturn));
+int t_failures(void);
+
+/* ---- files -------------------------------------------------------------- */
+
+/* Read a whole (small) file into buf, NUL-terminated.  Returns length or -errno. */
+ssize_t read_file(const char *path, char *buf, size_t size);
+/* Write str to path (one write()).  Returns 0 or -errno. */
+int write_file(const char *path, const char *str);
+int write_filef(const char *path, const char *fmt, ...) __printf(2, 3);
+/* First integer in the file ("max" reads as INT64_MAX).  0 or -errno. */
+int read_ll(const char *path, long long *val);
+/*
+ * Value of a "key value" or "key: value" line (/proc/vmstat, /proc/meminfo,
+ * memory.stat, ...).  0, -ENOENT if the key is missing, or -errno.
+ */
+int read_key(const char *path, const char *key, long long *val);
+/* /proc/vmstat key, -1 if missing. */
+long long vmstat(const char *key);
+int path_exists(const char *path);
+/* Is a filesystem of this type mounted at dir (from /proc/mounts)? */
+int is_mounted(const char *dir, const char *fstype);
+
+/* Last value of "key=value" on /proc/cmdline into buf; 1 found, 0 not. */
+int cmdline_get(const char *key, char *buf, size_t size);
+
+/* ---- swap ----------------------------------------------------------------- */
+
+/* Number of swap areas listed in /proc/swaps (lines after the header). */
+int swaps_count(void);
+/* Used column (KiB) of the /proc/swaps entry for name, -1 if not listed. */
+long long swaps_used_kb(const char *name);
+/* Does any /proc/swaps line contain substr? */
+int swaps_contains(const char *substr);
+/* Write a version-1 swap header ("SWAPSPACE2") over a block device or file. */
+int make_swap(const char *path);
+
+/* ---- cgroups -------------------------------------------------------------- */
+
+/*
+ * Create CGROOT/name (removing a stale one), memory controller enabled in
+ * the root, memory.max = max_bytes (0: leave at "max"), memory.swap.max
+ * untouched.  Returns a malloc'ed path or NULL (errno set).
+ */
+char *cg_create(const char *name, unsigned long max_bytes);
+int cg_write(const char *cg, const char *file, const char *val);
+int cg_read_ll(const char *cg, const char *file, long long *val);
+/* Key of a flat-keyed cgroup file (memory.stat, memory.events). */
+int cg_read_key(const char *cg, const char *file, const char *key, long long *val);
+/* Move the calling process into cg. */
+int cg_enter(const char *cg);
+/* Kill what is left in cg and rmdir it. */
+int cg_destroy(const char *cg);
+/*
+ * Fork, move the child into cg, run fn(arg) there and _exit with its
+ * return value.  Returns the child's exit status, 128+signal if it was
+ * killed (an OOM kill is 128+9), or -errno.
+ */
+int cg_run(const char *cg, int (*fn)(const char *cg, void *arg), void *arg);
+/* The same in two steps: cg_spawn returns the child's pid (or -errno). */
+pid_t cg_spawn(const char *cg, int (*fn)(const char *cg, void *arg), void *arg);
+int cg_wait(pid_t pid);
+/* Human-readable form of a cg_run/cg_wait status ("exit 1", "SIGKILL (OOM kill?)"). */
+const char *status_str(int status);
+
+/* ---- patterned memory ---------------------------------------------------- */
+
+enum pat_kind {
+	PAT_COMPRESSIBLE,	/* a few distinct words per page: zswap stores it */
+	PAT_RANDOM,		/* xorshift noise: zswap rejects it, goes to disk */
+	PAT_MIXED,		/* even pages compressible, odd pages random */
+};
+
+size_t page_size(void);
+/* Anonymous private mapping of npages (MAP_POPULATE not used). */
+void *map_anon(size_t npages);
+/*
+ * Fill page i with a pattern derived from (seed, i, kind).  Each page
+ * starts with a header {magic, seed, index} and ends with a checksum of
+ * the rest, so a mismatch can be told apart: wrong page, zeroed, corrupt.
+ */
+void pat_fill(void *buf, size_t npages, uint64_t seed, enum pat_kind kind);
+/*
+ * Compare every byte against the regenerated pattern.  Returns the number
+ * of bad pages; the first few are described with t_diag().
+ */
+size_t pat_verify(const void *buf, size_t npages, uint64_t seed, enum pat_kind kind);
+/* madvise(MADV_PAGEOUT) over the range; 0 or -errno. */
+int pageout(void *buf, size_t npages);
+/* Sum of pswpout and zswpout from /proc/vmstat (pages written to swap). */
+long long swapouts(void);
+long long swapins(void);
+
+/* ---- kernel log ----------------------------------------------------------- */
+
+/*
+ * Call fn(msg, arg) for every record in /dev/kmsg, oldest first (message
+ * text only, without the "prio,seq,ts;" prefix; leading spaces kept).
+ * Stops early when fn returns non-zero.  Returns the number of records
+ * read or -errno.
+ */
+int kmsg_each(int (*fn)(const char *msg, void *arg), void *arg);
+/* Number of records starting with prefix (if anchored) or containing it. */
+int kmsg_count(const char *str, int anchored);
+/* Copy the first record containing str into buf; 1 found, 0 not. */
+int kmsg_find(const char *str, char *buf, size_t size);
+/* Append a line to the kernel log (marks test phases for the splat scan). */
+void kmsg_mark(const char *fmt, ...) __printf(1, 2);
+/*
+ * Look for warnings, BUGs, KASAN/lockdep/RCU reports, oopses, stalls and
+ * OOM kills.  Each hit is reported with t_diag (with the last "vtest:"
+ * marker seen before it); the first hit is copied into first (may be
+ * NULL).  Returns the number of hits or -errno.
+ */
+int kmsg_splats(char *first, size_t size);
+
+#endif

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smoke: the quick per-commit check.
+ *
+ * Claim: anonymous memory in a cgroup whose memory.max is well below the
+ * working set is swapped out and comes back byte-exact, whenever the
+ * kernel has somewhere to swap to (a swap area in /proc/swaps, or vswap).
+ * With nowhere to swap to, a working set that fits comes through
+ * MADV_PAGEOUT intact and nothing is swapped out.
+ */
+#include "lib.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#define SEED 0x5eed0001ULL
+
+struct work {
+	size_t npages;
+	unsigned long max;	/* memory.max */
+	int swap;		/* somewhere to swap to */
+};
+
+static int child(const char *cg, void *arg)
+{
+	struct work *w = arg;
+	long long out0 = swapouts(), in0 = swapins(), cur, used;
+	void *buf = map_anon(w->npages);
+	size_t bad;
+	int r;
+
+	if (!buf)
+		return t_fail("map working set", "mmap: %s", strerror(errno)), 1;
+	pat_fill(buf, w->npages, SEED, PAT_COMPRESSIBLE);
+	r = pageout(buf, w->npages);
+	t_ok(r == 0, "MADV_PAGEOUT accepted", "madvise: %s", strerror(-r));
+
+	long long out = swapouts() - out0;
+
+	if (!cg_read_ll(cg, "memory.current", &cur))
+		t_diag("after pageout: memory.current %lld KiB, %lld pages swapped out",
+		       cur >> 10, out);
+	if (w->swap) {
+		t_ok(out > 0, "pages were swapped out",
+		     "pswpout+zswpout did not move while %zu pages were pushed out of a %lu MiB cgroup",
+		     w->npages, w->max / MiB);
+		if (path_exists(VSWAP_DIR)) {
+			r = read_ll(VSWAP_DIR "/used", &used);
+			if (r)
+				t_fail("vswap used > 0 while pages are out",
+				       "cannot read " VSWAP_DIR "/used: %s", strerror(-r));
+			else
+				t_ok(used > 0, "vswap used > 0 while pages are out",
+				     "used is %lld", used);
+		}
+	} else {
+		t_ok(out == 0, "nothing swapped out without a swap area",
+		     "pswpout+zswpout moved by %lld", out);
+	}
+	bad = pat_verify(buf, w->npages, SEED, PAT_COMPRESSIBLE);
+	t_ok(bad == 0, "data read back byte-exact", "%zu of %zu pages differ", bad, w->npages);
+	if (w->swap)
+		t_ok(swapins() > in0, "pages were swapped back in",
+		     "pswpin+zswpin did not move");
+	return 0;
+}
+
+int main(void)
+{
+	struct work w;
+	long long oom = 0, used = -1;
+	char *cg;
+	int st;
+
+	t_init("smoke");
+	t_ok(is_mounted("/proc", "proc"), "proc mounted", "not in /proc/mounts");
+	t_ok(is_mounted("/sys", "sysfs"), "sysfs mounted", "not in /proc/mounts");
+	t_ok(is_mounted(DEBUGFS, "debugfs"), "debugfs mounted", "not in /proc/mounts");
+	t_ok(is_mounted(CGROOT, "cgroup2"), "cgroup2 mounted", "not in /proc/mounts");
+
+	w.swap = swaps_count() > 0 || path_exists(VSWAP_DIR);
+	if (w.swap) {
+		w.max = 32 * MiB;
+		w.npages = 96 * MiB / page_size();
+	} else {
+		w.max = 64 * MiB;
+		w.npages = 16 * MiB / page_size();
+	}
+	t_diag("%s: %zu MiB working set, memory.max %lu MiB",
+	       w.swap ? (swaps_count() > 0 ? "swap area present" : "vswap on")
+		      : "no swap", w.npages * page_size() / MiB, w.max / MiB);
+
+	cg = cg_create("smoke", w.max);
+	if (!cg)
+		t_bail("create cgroup", "%s", strerror(errno));
+	t_pass("create cgroup with memory.max");
+	st = cg_run(cg, child, &w);
+	t_ok(st == 0, "worker completed", "worker %s", status_str(st));
+	cg_read_key(cg, "memory.events", "oom_kill", &oom);
+	t_ok(oom == 0, "no OOM kill in the cgroup", "memory.events oom_kill %lld", oom);
+	cg_destroy(cg);
+
+	if (path_exists(VSWAP_DIR)) {
+		/* Freed entries go back; swap cache may take a moment. */
+		for (int i = 0; i < 50; i++) {
+			if (read_ll(VSWAP_DIR "/used", &used) || used == 0)
+				break;
+			usleep(100000);
+		}
+		t_ok(used == 0, "vswap used back to 0 after the worker exited",
+		     "used is %lld", used);
+	}
+	return t_done();
+}

@@ -1,0 +1,62 @@
+#!/bin/bash
+# Build the guest test programs and the test initramfs.
+#   initramfs.sh          build if needed, print the initramfs path
+#   initramfs.sh -f       rebuild unconditionally
+#
+# Every qemu-test/guest/*.c except lib.c is one test: built static with
+# lib.c into build/guest/bin/NAME and installed as /tests/NAME.  The
+# initramfs is busybox (installed with --install -s at boot), /init and the
+# tests.  Nothing is rebuilt unless a source, /init, this script, busybox
+# or the compiler changed.
+set -euo pipefail
+. "$(dirname "$0")/../checks/config.sh"
+
+src=$TOP/qemu-test
+out=$BUILD/guest
+img=$out/initramfs.cpio.gz
+busybox=${VTEST_BUSYBOX:-/bin/busybox}
+CC=${CC:-gcc}
+CFLAGS=(-static -O2 -Wall -Werror)
+
+mkdir -p "$out"
+exec 9>"$out/.lock"
+flock 9
+
+inputs_sum() {
+	{
+		sha256sum "$src"/guest/*.c "$src"/guest/*.h "$src/init" "$0" "$busybox"
+		"$CC" --version | head -n 1
+		echo "${CFLAGS[*]}"
+	} | sha256sum | cut -d' ' -f1
+}
+
+sum=$(inputs_sum)
+if [ "${1:-}" != -f ] && [ -f "$img" ] && [ "$(cat "$out/.inputs" 2>/dev/null)" = "$sum" ]; then
+	echo "$img"
+	exit 0
+fi
+
+[ -x "$busybox" ] || die "no busybox at $busybox (apt-get install busybox-static)"
+file -L "$busybox" 2>/dev/null | grep -q 'statically linked' ||
+	die "$busybox is not statically linked (install busybox-static, or set VTEST_BUSYBOX)"
+
+rm -rf "$out/bin" "$out/root"
+mkdir -p "$out/bin" "$out/root"/{bin,sbin,usr/bin,usr/sbin,tests,etc,proc,sys,dev,tmp,run}
+for c in "$src"/guest/*.c; do
+	name=$(basename "$c" .c)
+	[ "$name" = lib ] && continue
+	"$CC" "${CFLAGS[@]}" -I"$src/guest" -o "$out/bin/$name" "$c" "$src/guest/lib.c" ||
+		die "guest test $name does not build"
+	cp "$out/bin/$name" "$out/root/tests/$name"
+done
+cp "$busybox" "$out/root/bin/busybox"
+install -m 0755 "$src/init" "$out/root/init"
+echo smoke >"$out/root/etc/vtest.tests"
+
+# Same bytes for the same inputs: fixed mtimes and owners, sorted names.
+find "$out/root" -exec touch -h -d "$BASE_DATE" {} +
+(cd "$out/root" && find . -print0 | LC_ALL=C sort -z |
+	cpio --null -o -H newc --owner=0:0 --reproducible --quiet) | gzip -9n >"$img.tmp"
+mv "$img.tmp" "$img"
+echo "$sum" >"$out/.inputs"
+echo "$img"
