@@ -1,6 +1,10 @@
 # Shared settings for every script in checks/ and qemu-test/.  Sourced, not run.
 # Everything that makes the kernel tree and its hashes reproducible lives here.
 
+# Debian's tools first: checkpatch's spdxcheck.py and b4 need Debian's
+# python3 modules (python3-ply), not a pyenv or venv python3 earlier on PATH.
+export PATH=/usr/bin:/bin:$PATH
+
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 # The Debian package the baseline is taken from.  Pinned: another version is

@@ -97,7 +97,7 @@ do_apply() {
 # reproduces branch-export/ byte for byte on any machine.
 format_series() {
 	local dir=$1; shift
-	kgit format-patch -q --no-signature --base="$BASE_TAG" -o "$dir" "$@" "$BASE_TAG..$SERIES_BRANCH"
+	kgit format-patch -q --no-signature --zero-commit --base="$BASE_TAG" -o "$dir" "$@" "$BASE_TAG..$SERIES_BRANCH"
 }
 
 do_export() {
@@ -110,9 +110,29 @@ do_export() {
 	rm -f "$EXPORT_DIR"/*.patch
 	cp "$tmp"/*.patch "$EXPORT_DIR"/ 2>/dev/null || true
 	rm -rf "$tmp"
-	kgit config vswap.exportsum "$(export_sum)"
-	kgit config vswap.appliedtip "$(kgit rev-parse "$SERIES_BRANCH")"
 	msg "exported $(ls "$EXPORT_DIR"/*.patch 2>/dev/null | wc -l) patches to branch-export/"
+
+	# Rebuild the branch from what was just exported, so that this tree has
+	# the hashes every other machine gets from git am (committer and dates
+	# fixed), not those of the local commits.  The trees must be identical.
+	local old
+	old=$(kgit rev-parse "$SERIES_BRANCH")
+	kgit config vswap.appliedtip "$old"
+	# Commits made as git am makes them need nothing; others are re-applied.
+	if ! kgit log --format='%cn|%ce|%cI|%aI' "$BASE_TAG..$SERIES_BRANCH" |
+		awk -F'|' -v n="$IDENT_NAME" -v e="$IDENT_EMAIL" '$1 != n || $2 != e || $3 != $4 { bad = 1 } END { exit bad }'; then
+		kgit config vswap.exportsum stale
+	else
+		kgit config vswap.exportsum "$(export_sum)"
+	fi
+	tree_is_clean || return 0
+	do_apply >/dev/null
+	kgit diff --quiet "$old" "$SERIES_BRANCH" ||
+		die "re-applying branch-export/ gave a different tree than $old (kept as refs/vswap/pre-export)"
+	if [ "$(kgit rev-parse "$SERIES_BRANCH")" != "$old" ]; then
+		kgit update-ref refs/vswap/pre-export "$old"
+		msg "branch $SERIES_BRANCH re-applied from branch-export/: tip $(kgit rev-parse --short "$SERIES_BRANCH") (was $(kgit rev-parse --short "$old"), kept as refs/vswap/pre-export)"
+	fi
 }
 
 do_status() {

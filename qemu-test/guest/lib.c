@@ -429,6 +429,13 @@ int cg_read_key(const char *cg, const char *file, const char *key, long long *va
 	return read_key(cg_path(cg, file), key, val);
 }
 
+long long cg_stat(const char *cg, const char *key)
+{
+	long long v;
+
+	return cg_read_key(cg, "memory.stat", key, &v) ? -1 : v;
+}
+
 int cg_enter(const char *cg)
 {
 	char pid[32];
@@ -666,21 +673,24 @@ int pageout(void *buf, size_t npages)
 	return madvise(buf, npages * page_size(), MADV_PAGEOUT) ? -errno : 0;
 }
 
-static long long vm0(const char *key)
+int blk_sectors(const char *dev, long long *rd, long long *wr)
 {
-	long long v = vmstat(key);
+	char path[256], buf[512];
+	const char *name = strrchr(dev, '/') ? strrchr(dev, '/') + 1 : dev;
+	long long f[7];
+	ssize_t r;
 
-	return v < 0 ? 0 : v;
-}
-
-long long swapouts(void)
-{
-	return vm0("pswpout") + vm0("zswpout");
-}
-
-long long swapins(void)
-{
-	return vm0("pswpin") + vm0("zswpin");
+	snprintf(path, sizeof(path), "/sys/block/%s/stat", name);
+	r = read_file(path, buf, sizeof(buf));
+	if (r < 0)
+		return r;
+	/* reads, merged, sectors read, ms, writes, merged, sectors written */
+	if (sscanf(buf, "%lld %lld %lld %lld %lld %lld %lld", &f[0], &f[1], &f[2],
+		   &f[3], &f[4], &f[5], &f[6]) != 7)
+		return -EINVAL;
+	*rd = f[2];
+	*wr = f[6];
+	return 0;
 }
 
 /* ---- kernel log ----------------------------------------------------------- */

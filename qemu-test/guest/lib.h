@@ -100,6 +100,12 @@ int cg_write(const char *cg, const char *file, const char *val);
 int cg_read_ll(const char *cg, const char *file, long long *val);
 /* Key of a flat-keyed cgroup file (memory.stat, memory.events). */
 int cg_read_key(const char *cg, const char *file, const char *key, long long *val);
+/*
+ * memory.stat key, -1 if missing.  Per-cgroup events (zswpout, zswpin,
+ * pgmajfault, swpout_zero, ...) are counted even without
+ * CONFIG_VM_EVENT_COUNTERS.
+ */
+long long cg_stat(const char *cg, const char *key);
 /* Move the calling process into cg. */
 int cg_enter(const char *cg);
 /* Kill what is left in cg and rmdir it. */
@@ -140,9 +146,13 @@ void pat_fill(void *buf, size_t npages, uint64_t seed, enum pat_kind kind);
 size_t pat_verify(const void *buf, size_t npages, uint64_t seed, enum pat_kind kind);
 /* madvise(MADV_PAGEOUT) over the range; 0 or -errno. */
 int pageout(void *buf, size_t npages);
-/* Sum of pswpout and zswpout from /proc/vmstat (pages written to swap). */
-long long swapouts(void);
-long long swapins(void);
+/*
+ * Sectors read and written by a block device, from /sys/block/NAME/stat
+ * (dev may be "/dev/vda" or "vda").  Direct evidence of disk I/O, and
+ * there on a tinyconfig kernel, whose /proc/vmstat has no event counters
+ * (CONFIG_VM_EVENT_COUNTERS=n: no pswpin/pswpout).  0 or -errno.
+ */
+int blk_sectors(const char *dev, long long *rd, long long *wr);
 
 /* ---- kernel log ----------------------------------------------------------- */
 
