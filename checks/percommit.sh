@@ -29,6 +29,15 @@ if [ ! -d "$wt/.git" ] && [ ! -f "$wt/.git" ]; then
 fi
 wgit() { KTREE=$wt kgit "$@"; }
 
+# Keep a built kernel as build/out/img-NAME/ (bzImage and .config, laid out
+# as in a build directory, which qemu-test/run.sh expects).
+save_image() {
+	local d=$OUT/img-$1
+	mkdir -p "$d/arch/x86/boot"
+	cp "$OUT/$out/arch/x86/boot/bzImage" "$d/arch/x86/boot/bzImage"
+	cp "$OUT/$out/.config" "$d/.config"
+}
+
 checkout() {
 	wgit checkout -q --detach -f "$1"
 	# Debian's .gitignore hides untracked files; remove any left over.
@@ -71,14 +80,13 @@ msg "building the baseline $BASE_TAG"
 checkout "$BASE_TAG"
 if build; then
 	record PASS "build/baseline"
-	mkdir -p "$OUT/images"
-	cp "$OUT/$out/arch/x86/boot/bzImage" "$OUT/images/baseline.bzImage"
+	save_image baseline
 else
 	record FAIL "build/baseline" "see $OUT/$out/build.log"
 	exit 1
 fi
 
-n=0
+n=0 tip_ok=0
 for c in $commits; do
 	n=$((n + 1))
 	subj=$(wgit log -1 --format=%s "$c")
@@ -114,8 +122,10 @@ for c in $commits; do
 	if ! build; then
 		record FAIL "build/$name" "see $OUT/$out/build.log"
 		fail=1
+		tip_ok=0
 		continue
 	fi
+	tip_ok=1
 	record PASS "build/$name"
 	# Objects the commit adds exist only now.
 	targets=$(sparse_targets "$c" || true)
@@ -132,12 +142,14 @@ for c in $commits; do
 		fail=1
 	fi
 
-	cp "$OUT/$out/arch/x86/boot/bzImage" "$OUT/images/$name.bzImage"
+	save_image "$name"
 	if [ "$BOOT" = 1 ]; then
 		for sc in smoke-on smoke-off; do
-			bash "$TOP/qemu-test/run.sh" "$OUT/images/$name.bzImage" "$sc" "$name" >/dev/null || fail=1
+			bash "$TOP/qemu-test/run.sh" "$OUT/img-$name/arch/x86/boot/bzImage" "$sc" "$name" >/dev/null || fail=1
 		done
 	fi
 done
-cp "$OUT/images/$name.bzImage" "$OUT/images/tip.bzImage"
+# The tip kernel for the guest suites, only if the last commit built.
+rm -rf "$OUT/img-tip"
+[ "$tip_ok" = 1 ] && save_image tip
 exit $fail

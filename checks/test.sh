@@ -14,7 +14,8 @@ step() {
 	"$@" || msg "$name: failures (see above)"
 }
 run() { bash "$TOP/$1" "${@:2}"; }
-img=$OUT/images
+tipimg=$OUT/img-tip/arch/x86/boot/bzImage
+baseimg=$OUT/img-baseline/arch/x86/boot/bzImage
 
 # Tree workflow: reproducible hashes, bad input.
 step "tree workflow" run checks/test-tree.sh
@@ -24,15 +25,15 @@ step "export round trip" run checks/test-roundtrip.sh
 BOOT=1 step "per-commit gates and boots" run checks/percommit.sh
 
 # The tip and the unpatched baseline, full guest suites.
-if [ -f "$img/tip.bzImage" ]; then
+if [ -f "$tipimg" ]; then
 	for sc in vswap-on vswap-off vswap-bogus; do
-		step "tip: $sc" run qemu-test/run.sh "$img/tip.bzImage" "$sc" tip
+		step "tip: $sc" run qemu-test/run.sh "$tipimg" "$sc" tip
 	done
 else
 	record FAIL "tip/boot" "no tip kernel was built"
 fi
-if [ -f "$img/baseline.bzImage" ]; then
-	step "baseline: unpatched kernel" run qemu-test/run.sh "$img/baseline.bzImage" baseline baseline
+if [ -f "$baseimg" ]; then
+	step "baseline: unpatched kernel" run qemu-test/run.sh "$baseimg" baseline baseline
 else
 	record FAIL "baseline/boot" "no baseline kernel was built"
 fi
