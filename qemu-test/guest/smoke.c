@@ -4,7 +4,8 @@
  *
  * Claim: anonymous memory in a cgroup whose memory.max is well below the
  * working set is swapped out and comes back byte-exact, whenever the
- * kernel has somewhere to swap to (a swap area in /proc/swaps, or vswap).
+ * kernel has somewhere to swap to (a swap area in /proc/swaps, or vswap:
+ * its debugfs directory, or vswap=on on the command line).
  * With nowhere to swap to, a working set that fits comes through
  * MADV_PAGEOUT intact and nothing is swapped out.
  */
@@ -78,6 +79,7 @@ int main(void)
 {
 	struct work w;
 	long long oom = 0, used = -1;
+	char val[64];
 	char *cg;
 	int st;
 
@@ -87,7 +89,9 @@ int main(void)
 	t_ok(is_mounted(DEBUGFS, "debugfs"), "debugfs mounted", "not in /proc/mounts");
 	t_ok(is_mounted(CGROOT, "cgroup2"), "cgroup2 mounted", "not in /proc/mounts");
 
-	w.swap = swaps_count() > 0 || path_exists(VSWAP_DIR);
+	/* vswap=on promises somewhere to swap to even if the device is missing. */
+	w.swap = swaps_count() > 0 || path_exists(VSWAP_DIR) ||
+		 (cmdline_get("vswap", val, sizeof(val)) && !strcmp(val, "on"));
 	if (w.swap) {
 		w.max = 32 * MiB;
 		w.npages = 96 * MiB / page_size();
@@ -96,8 +100,7 @@ int main(void)
 		w.npages = 16 * MiB / page_size();
 	}
 	t_diag("%s: %zu MiB working set, memory.max %lu MiB",
-	       w.swap ? (swaps_count() > 0 ? "swap area present" : "vswap on")
-		      : "no swap", w.npages * page_size() / MiB, w.max / MiB);
+	       w.swap ? (swaps_count() > 0 ? "swap area present" : "vswap on") : "no swap", w.npages * page_size() / MiB, w.max / MiB);
 
 	cg = cg_create("smoke", w.max);
 	if (!cg)
