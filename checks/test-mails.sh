@@ -9,8 +9,8 @@
 #   mails/checkpatch/NN-...  checkpatch.pl --strict on the mail: no error,
 #                      warning or check but those justified in
 #                      checks/checkpatch-exceptions.txt (format checked too)
-#   mails/am           git am of every patch mail, in order, on a fresh
-#                      worktree at the baseline tag
+#   mails/am           git am of every patch mail, in order, on a worktree
+#                      reset to exactly the baseline tag
 #   mails/tree         the result is the tree of the vswap tip
 #   mails/messages     and has the same authors and commit messages (the
 #                      author dates are the mails' dates, as for any mail)
@@ -54,17 +54,24 @@ else
 	bad mails/count "${#patches[@]} patch mails and $ncover cover mails for $count commits (want $count and $want_cover)"
 fi
 
-# 2. A fresh worktree at the baseline, for checkpatch and git am.
+# 2. A worktree at the baseline, for checkpatch and git am: build/mails-am,
+# kept between runs (making and deleting a kernel checkout takes minutes) and
+# reset to exactly the baseline tag, nothing else in it, every time.
 work=$(mktemp -d)
-wt=$work/linux
-cleanup() {
-	kgit worktree remove --force "$wt" >/dev/null 2>&1
-	rm -rf "$work"
+trap 'rm -rf "$work"' EXIT
+wt=$BUILD/mails-am
+if [ ! -e "$wt/.git" ]; then
 	kgit worktree prune
-}
-trap cleanup EXIT
-kgit worktree add -q --detach "$wt" "$BASE_TAG" || { bad mails/am "cannot create a worktree at $BASE_TAG"; exit 1; }
+	kgit worktree add -q --detach "$wt" "$BASE_TAG" || { bad mails/am "cannot create a worktree at $BASE_TAG"; exit 1; }
+fi
 wgit() { KTREE=$wt kgit "$@"; }
+wgit am --abort >/dev/null 2>&1
+wgit checkout -q -f --detach "$BASE_TAG" && wgit clean -q -ffdx
+if [ "$(wgit rev-parse HEAD)" != "$(kgit rev-parse "$BASE_TAG^{commit}")" ] ||
+   [ -n "$(wgit status --porcelain --ignored=matching)" ]; then
+	bad mails/am "cannot reset $wt to a clean $BASE_TAG"
+	exit 1
+fi
 
 # 3. Recipients: the series-wide ones, and get_maintainer.pl's for each patch
 # (run in b4's worktree, at the tip, as b4 prep --auto-to-cc did).

@@ -1,8 +1,9 @@
 #!/bin/bash
 # branch-export/ <-> the vswap branch, both ways, byte for byte.
-#   roundtrip/apply      a fresh clone of the baseline (nothing of the kernel
-#                        tree's branches or config) gets the series with
-#                        "tree.sh apply", as make tree does
+#   roundtrip/apply      a clone of the baseline, reset to what a fresh clone
+#                        has (nothing of the kernel tree's branches or
+#                        config), gets the series with "tree.sh apply", as
+#                        make tree does
 #   roundtrip/export     "tree.sh format" (make export's formatter) run right
 #                        after that apply reproduces branch-export/ exactly
 #                        (diff -r)
@@ -30,19 +31,42 @@ trap 'rm -rf "$work"' EXIT
 log=$RESULTS/test-roundtrip.log
 mkdir -p "$RESULTS"
 : >"$log"
-# tree.sh on a kernel tree of our own: $work/linux, selected by VSWAP_BUILD.
-scratch_tree() { VSWAP_BUILD=$work bash "$TOP/checks/tree.sh" "$@"; }
-sgit() { KTREE=$work/linux kgit "$@"; }
+# tree.sh on a kernel tree of our own, build/roundtrip/linux, selected by
+# VSWAP_BUILD: a clone of the baseline tag only (objects shared with
+# build/linux), kept between runs because a kernel checkout takes minutes to
+# make and delete, and reset every time to what a fresh clone has: the
+# baseline checked out, no branch, no other ref, no vswap.* config.
+rt=$BUILD/roundtrip
+scratch_tree() { VSWAP_BUILD=$rt bash "$TOP/checks/tree.sh" "$@"; }
+sgit() { KTREE=$rt/linux kgit "$@"; }
+base=$(kgit rev-parse "$BASE_TAG^{commit}")
+if [ -d "$rt/linux/.git" ] && [ "$(sgit rev-parse -q --verify "refs/tags/$BASE_TAG^{commit}")" != "$base" ]; then
+	rm -rf "$rt/linux"
+fi
+if [ ! -d "$rt/linux/.git" ]; then
+	mkdir -p "$rt"
+	if ! kgit clone -q --shared --single-branch --branch "$BASE_TAG" "$KTREE" "$rt/linux" >>"$log" 2>&1; then
+		record FAIL roundtrip/apply "cannot clone $BASE_TAG from $KTREE (log: $log)"
+		exit 1
+	fi
+fi
+sgit am --abort >/dev/null 2>&1
+sgit checkout -q -f --detach "$BASE_TAG" >>"$log" 2>&1
+sgit clean -q -ffdx
+sgit for-each-ref --format='%(refname)' | grep -v -x "refs/tags/$BASE_TAG" | while read -r ref; do
+	sgit update-ref -d "$ref"
+done
+sgit config --remove-section vswap >/dev/null 2>&1
+if [ "$(sgit for-each-ref --format='%(refname)')" != "refs/tags/$BASE_TAG" ] ||
+   [ "$(sgit rev-parse HEAD)" != "$base" ] || [ -n "$(sgit status --porcelain --ignored=matching)" ]; then
+	record FAIL roundtrip/apply "cannot reset $rt/linux to a clean clone of $BASE_TAG"
+	exit 1
+fi
 
 # The exported patches alone, as the reference.
 mkdir -p "$work/export"
 cp "${patches[@]}" "$work/export/"
 
-# A clone holding the baseline tag only: no vswap branch, no vswap.* config.
-if ! kgit clone -q --shared --single-branch --branch "$BASE_TAG" "$KTREE" "$work/linux" >>"$log" 2>&1; then
-	record FAIL roundtrip/apply "cannot clone $BASE_TAG from $KTREE (log: $log)"
-	exit 1
-fi
 if ! scratch_tree apply >>"$log" 2>&1; then
 	record FAIL roundtrip/apply "tree.sh apply of branch-export/ onto a fresh baseline failed: $(tail -1 "$log") (log: $log)"
 	exit 1
