@@ -33,8 +33,8 @@ test-commits: tree ## per-commit gates plus a vswap=on and vswap=off boot of eve
 test: tree ## everything: gates, per-commit boots, guest suites, debug kernel, b4/export tests
 	@bash checks/test.sh
 
-export: ## write the vswap branch back into branch-export/
-	@bash checks/tree.sh export
+export: ## write the vswap branch back into branch-export/ and remake the cover mail
+	@bash checks/tree.sh export && bash checks/cover.sh
 
 cover: tree ## make the cover letter of the current version with b4 into cover-letters/
 	@bash checks/cover.sh
