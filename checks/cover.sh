@@ -80,7 +80,9 @@ check_cover_source() {
 # SMTP settings and identity) and does not set the dummy SMTP server: only
 # checks/send.sh sets it, when asked to send for real.
 kb4() {
-	local -a cfg=(include.path "$B4_CONFIG" b4.prep-cover-template "$B4_TEMPLATE")
+	# core.abbrev fixed: the index lines must not depend on how many
+	# objects the tree has, or the committed cover mail differs by machine.
+	local -a cfg=(include.path "$B4_CONFIG" b4.prep-cover-template "$B4_TEMPLATE" core.abbrev 12)
 	local -a envs=()
 	if [ "${B4_REAL:-0}" != 1 ]; then
 		envs=(GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null)

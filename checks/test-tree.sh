@@ -21,6 +21,10 @@ tip=$(kgit rev-parse "refs/heads/$SERIES_BRANCH")
 rm -rf "$S" "$S.home"
 git clone -q --shared --no-checkout "$KTREE" "$S" && sgit checkout -q --detach "$BASE_TAG" ||
 	{ flunk clone "cannot clone $KTREE"; exit 1; }
+# Like a fresh machine: the baseline only, no branch the clone brought along.
+sgit for-each-ref --format='%(refname)' refs/heads refs/remotes | while read -r ref; do
+	sgit update-ref -d "$ref"
+done
 
 # Another user, another time zone, another clock: the same hashes.
 mkdir -p "$S.home"

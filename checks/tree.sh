@@ -97,7 +97,7 @@ do_apply() {
 # reproduces branch-export/ byte for byte on any machine.
 format_series() {
 	local dir=$1; shift
-	kgit format-patch -q --no-signature --zero-commit --base="$BASE_TAG" -o "$dir" "$@" "$BASE_TAG..$SERIES_BRANCH"
+	kgit -c core.abbrev=12 format-patch -q --no-signature --zero-commit --base="$BASE_TAG" -o "$dir" "$@" "$BASE_TAG..$SERIES_BRANCH"
 }
 
 do_export() {
