@@ -23,13 +23,13 @@ IDENT_NAME="Seed 2748fca4 maintainers"
 IDENT_EMAIL="maintainers@users.noreply.a-seed-2748fca4.example"
 BASE_DATE="2025-01-01T00:00:00+0000"
 
-SERIES_BRANCH=vswap
+SERIES_BRANCH=${VSWAP_SERIES_BRANCH:-vswap}
 SERIES_NAME=vswap
 
 BUILD=${VSWAP_BUILD:-$TOP/build}
 KTREE=${VSWAP_KTREE:-$BUILD/linux}
 OUT=$BUILD/out
-RESULTS=$BUILD/results
+RESULTS=${VSWAP_RESULTS:-$BUILD/results}
 EXPORT_DIR=${VSWAP_EXPORT_DIR:-$TOP/branch-export}
 
 # Run git without any user or system configuration, as the fixed identity:

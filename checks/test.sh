@@ -50,5 +50,8 @@ fi
 step "mails apply and pass checkpatch" run checks/test-mails.sh
 step "pull request bundle" run checks/test-pull.sh
 
+# Last, since it moves the per-commit worktree: the gates can fail.
+step "the gates refuse a bad commit" run checks/test-gates.sh
+
 msg "[$(( (SECONDS - start) / 60 ))m] done"
 bash "$TOP/checks/summary.sh"
