@@ -149,7 +149,9 @@ for c in $commits; do
 	save_image "$name"
 	if [ "$BOOT" = 1 ]; then
 		for sc in smoke-on smoke-off; do
-			bash "$TOP/qemu-test/run.sh" "$OUT/${VSWAP_IMG_PREFIX:-img-}$name/arch/x86/boot/bzImage" "$sc" "$name" >/dev/null || fail=1
+			bash "$TOP/qemu-test/run.sh" "$OUT/${VSWAP_IMG_PREFIX:-img-}$name/arch/x86/boot/bzImage" \
+				"$sc" "$name" >"$RESULTS/boot-$name-$sc.out" 2>&1 || fail=1
+			grep -E '^(PASS|FAIL) ' "$RESULTS/boot-$name-$sc.out"
 		done
 	fi
 done
