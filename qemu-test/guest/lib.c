@@ -15,6 +15,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/swap.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -600,6 +601,9 @@ static void fill_page(uint64_t *w, size_t nw, uint64_t seed, uint64_t idx,
 			s ^= s >> 7;
 			s ^= s << 17;
 			w[j] = s;
+		} else if (kind == PAT_REPEAT) {
+			/* one word: ~76 bytes in zswap's pool, not same-filled */
+			w[j] = s;
 		} else {
 			/* eight distinct words, repeated: compresses well */
 			w[j] = s + (j & 7);
@@ -608,12 +612,18 @@ static void fill_page(uint64_t *w, size_t nw, uint64_t seed, uint64_t idx,
 	w[nw - 1] = page_sum(w, nw - 1);
 }
 
-void pat_fill(void *buf, size_t npages, uint64_t seed, enum pat_kind kind)
+void pat_fill_from(void *buf, size_t first, size_t npages, uint64_t seed,
+		   enum pat_kind kind)
 {
 	size_t nw = page_size() / 8;
 
-	for (size_t i = 0; i < npages; i++)
+	for (size_t i = first; i < first + npages; i++)
 		fill_page((uint64_t *)buf + i * nw, nw, seed, i, kind);
+}
+
+void pat_fill(void *buf, size_t npages, uint64_t seed, enum pat_kind kind)
+{
+	pat_fill_from(buf, 0, npages, seed, kind);
 }
 
 static void describe_bad(const uint64_t *got, const uint64_t *want, size_t nw,
@@ -644,7 +654,8 @@ static void describe_bad(const uint64_t *got, const uint64_t *want, size_t nw,
 	}
 }
 
-size_t pat_verify(const void *buf, size_t npages, uint64_t seed, enum pat_kind kind)
+size_t pat_verify_from(const void *buf, size_t first, size_t npages, uint64_t seed,
+		       enum pat_kind kind)
 {
 	size_t nw = page_size() / 8, bad = 0;
 	uint64_t *want = malloc(page_size());
@@ -653,7 +664,7 @@ size_t pat_verify(const void *buf, size_t npages, uint64_t seed, enum pat_kind k
 		t_diag("pat_verify: out of memory");
 		return npages;
 	}
-	for (size_t i = 0; i < npages; i++) {
+	for (size_t i = first; i < first + npages; i++) {
 		const uint64_t *got = (const uint64_t *)buf + i * nw;
 
 		fill_page(want, nw, seed, i, kind);
@@ -666,6 +677,22 @@ size_t pat_verify(const void *buf, size_t npages, uint64_t seed, enum pat_kind k
 		t_diag("... %zu bad pages in all", bad);
 	free(want);
 	return bad;
+}
+
+size_t pat_verify(const void *buf, size_t npages, uint64_t seed, enum pat_kind kind)
+{
+	return pat_verify_from(buf, 0, npages, seed, kind);
+}
+
+void *map_anon_4k(size_t npages)
+{
+	void *p = map_anon(npages);
+
+	if (p && madvise(p, npages * page_size(), MADV_NOHUGEPAGE)) {
+		munmap(p, npages * page_size());
+		return NULL;
+	}
+	return p;
 }
 
 int pageout(void *buf, size_t npages)
@@ -691,6 +718,117 @@ int blk_sectors(const char *dev, long long *rd, long long *wr)
 	*rd = f[2];
 	*wr = f[6];
 	return 0;
+}
+
+/* ---- swap backends -------------------------------------------------------- */
+
+long long vswap_stat(const char *name)
+{
+	char path[256];
+	long long v;
+
+	snprintf(path, sizeof(path), "%s/%s", VSWAP_DIR, name);
+	return read_ll(path, &v) ? -1 : v;
+}
+
+long long vswap_wait_used(long long target, int ms)
+{
+	long long used = vswap_stat("used");
+
+	for (int i = 0; i < ms / 100 && used > target; i++) {
+		usleep(100000);
+		used = vswap_stat("used");
+	}
+	return used;
+}
+
+long long zswap_stat(const char *name)
+{
+	char path[256];
+	long long v;
+
+	snprintf(path, sizeof(path), "%s/zswap/%s", DEBUGFS, name);
+	return read_ll(path, &v) ? -1 : v;
+}
+
+static long long swaps_size_kb(const char *name)
+{
+	char buf[8192], fname[512], type[64];
+	long long size, used;
+	char *p = swaps_lines(buf, sizeof(buf));
+
+	if (!p)
+		return -1;
+	for (char *line = strtok(p, "\n"); line; line = strtok(NULL, "\n"))
+		if (sscanf(line, "%511s %63s %lld %lld", fname, type, &size, &used) == 4 &&
+		    !strcmp(fname, name))
+			return size;
+	return -1;
+}
+
+void swap_env_setup(struct swap_env *env, int argc, char **argv)
+{
+	char val[16] = "";
+	struct stat st;
+	int r;
+
+	read_file("/sys/module/zswap/parameters/enabled", val, sizeof(val));
+	t_ok(val[0] == 'Y', "zswap enabled", "zswap.enabled is '%.1s'", val);
+	env->dev = argc > 1 ? argv[1] : "/dev/vda";
+	env->size_kb = -1;
+	if (path_exists(VSWAP_DIR)) {
+		env->mode = SWAP_VSWAP;
+		t_diag("vswap mode: %s exists, pages can only go to zswap", VSWAP_DIR);
+		t_ok(swaps_count() == 0, "vswap mode: no swap area in /proc/swaps",
+		     "%d listed", swaps_count());
+		return;
+	}
+	env->mode = SWAP_DISK;
+	t_diag("regression mode: no %s, swap area on %s", VSWAP_DIR, env->dev);
+	if (stat(env->dev, &st) || !S_ISBLK(st.st_mode))
+		t_bail("swap disk present", "no vswap device and %s is not a block device "
+		       "(scenario disks=?)", env->dev);
+	if (swaps_used_kb(env->dev) >= 0 && swapoff(env->dev))
+		t_bail("swapoff a stale swap area", "%s: %s", env->dev, strerror(errno));
+	r = make_swap(env->dev);
+	if (r)
+		t_bail("write swap header", "%s: %s", env->dev, strerror(-r));
+	errno = 0;
+	if (swapon(env->dev, 0))
+		t_bail("swapon", "%s: %s", env->dev, strerror(errno));
+	env->size_kb = swaps_size_kb(env->dev);
+	t_ok(env->size_kb > 0 && swaps_count() == 1,
+	     "regression mode: swap area on the disk is the only one",
+	     "%s size %lld KiB, %d areas listed", env->dev, env->size_kb, swaps_count());
+}
+
+void swap_env_teardown(struct swap_env *env)
+{
+	if (env->mode != SWAP_DISK)
+		return;
+	errno = 0;
+	t_ok(!swapoff(env->dev) && swaps_count() == 0, "swapoff, no swap area left",
+	     "swapoff %s: %s, %d areas listed", env->dev, strerror(errno), swaps_count());
+}
+
+const char *swap_env_name(const struct swap_env *env)
+{
+	static char buf[128];
+
+	if (env->mode == SWAP_VSWAP)
+		return "vswap";
+	snprintf(buf, sizeof(buf), "swap area on %s", env->dev);
+	return buf;
+}
+
+long long swap_env_used(const struct swap_env *env)
+{
+	long long kb;
+
+	if (env->mode == SWAP_VSWAP)
+		return vswap_stat("used");
+	kb = swaps_used_kb(env->dev);
+	return kb < 0 ? -1 : kb * 1024 / (long long)page_size();
 }
 
 /* ---- kernel log ----------------------------------------------------------- */
@@ -815,8 +953,12 @@ static const char *const splat_patterns[] = {
 	NULL,
 };
 
+#define OOM_BEGIN	"vtest: oom-expected: "
+#define OOM_END		"vtest: oom-expected-end"
+
 struct splat_state {
 	char marker[160];
+	char oom_why[160];	/* inside an oom_expect_begin() bracket */
 	int hits;
 	char *first;
 	size_t size;
@@ -827,14 +969,33 @@ static int splat_cb(const char *msg, void *arg)
 	struct splat_state *s = arg;
 	const char *const *p;
 
+	if (!strncmp(msg, OOM_BEGIN, strlen(OOM_BEGIN))) {
+		snprintf(s->oom_why, sizeof(s->oom_why), "%s", msg + strlen(OOM_BEGIN));
+		return 0;
+	}
+	if (!strncmp(msg, OOM_END, strlen(OOM_END))) {
+		s->oom_why[0] = 0;
+		return 0;
+	}
 	if (!strncmp(msg, "vtest: ", 7)) {
 		snprintf(s->marker, sizeof(s->marker), "%s", msg + 7);
+		s->oom_why[0] = 0;
 		return 0;
 	}
 	for (p = splat_patterns; *p; p++)
 		if (strstr(msg, *p))
 			break;
-	if (!*p)
+	if (s->oom_why[0]) {
+		/* Expected: a memcg OOM report.  A global OOM is a splat. */
+		if (strstr(msg, "oom-kill:constraint=") &&
+		    !strstr(msg, "constraint=CONSTRAINT_MEMCG")) {
+			p = NULL;
+		} else if (*p && (!strcmp(*p, "invoked oom-killer") || !strcmp(*p, "Call Trace"))) {
+			t_diag("expected [%s, %s]: %s", s->marker, s->oom_why, msg);
+			return 0;
+		}
+	}
+	if (p && !*p)
 		return 0;
 	if (!s->hits && s->first)
 		snprintf(s->first, s->size, "%s", msg);
@@ -853,4 +1014,19 @@ int kmsg_splats(char *first, size_t size)
 	if (s.hits > 40)
 		t_diag("... %d splat lines in all", s.hits);
 	return s.hits;
+}
+
+void oom_expect_begin(const char *why)
+{
+	kmsg_mark("oom-expected: %s", why);
+}
+
+void oom_expect_end(void)
+{
+	kmsg_mark("oom-expected-end");
+}
+
+int oom_kills_logged(void)
+{
+	return kmsg_count("invoked oom-killer", 0);
 }

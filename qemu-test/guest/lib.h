@@ -128,11 +128,19 @@ enum pat_kind {
 	PAT_COMPRESSIBLE,	/* a few distinct words per page: zswap stores it */
 	PAT_RANDOM,		/* xorshift noise: zswap rejects it, goes to disk */
 	PAT_MIXED,		/* even pages compressible, odd pages random */
+	PAT_REPEAT,		/* one word repeated: ~76 bytes of zswap pool a page */
 };
 
 size_t page_size(void);
 /* Anonymous private mapping of npages (MAP_POPULATE not used). */
 void *map_anon(size_t npages);
+/*
+ * The same with MADV_NOHUGEPAGE: order-0 pages only.  Zswap in 6.12 stores
+ * no large folio, and splitting an anonymous THP maps its zero-filled
+ * subpages to the shared zero page, so a test of the order-0 swap path
+ * must not get THPs (the guest kernels have THP "always").
+ */
+void *map_anon_4k(size_t npages);
 /*
  * Fill page i with a pattern derived from (seed, i, kind).  Each page
  * starts with a header {magic, seed, index} and ends with a checksum of
@@ -144,6 +152,14 @@ void pat_fill(void *buf, size_t npages, uint64_t seed, enum pat_kind kind);
  * of bad pages; the first few are described with t_diag().
  */
 size_t pat_verify(const void *buf, size_t npages, uint64_t seed, enum pat_kind kind);
+/*
+ * The same for pages first .. first + npages - 1 of a region starting at
+ * buf (page i of the region is filled and checked as index i).
+ */
+void pat_fill_from(void *buf, size_t first, size_t npages, uint64_t seed,
+		   enum pat_kind kind);
+size_t pat_verify_from(const void *buf, size_t first, size_t npages, uint64_t seed,
+		       enum pat_kind kind);
 /* madvise(MADV_PAGEOUT) over the range; 0 or -errno. */
 int pageout(void *buf, size_t npages);
 /*
@@ -153,6 +169,43 @@ int pageout(void *buf, size_t npages);
  * (CONFIG_VM_EVENT_COUNTERS=n: no pswpin/pswpout).  0 or -errno.
  */
 int blk_sectors(const char *dev, long long *rd, long long *wr);
+
+/* ---- swap backends -------------------------------------------------------- */
+
+/* VSWAP_DIR/name ("used", "clusters"), -1 if missing. */
+long long vswap_stat(const char *name);
+/* Poll vswap "used" until it is <= target or ms pass; the last value (-1: missing). */
+long long vswap_wait_used(long long target, int ms);
+/* /sys/kernel/debug/zswap/name ("stored_pages", "reject_compress_poor", ...), -1 if missing. */
+long long zswap_stat(const char *name);
+
+/*
+ * Where a test's pages can go.  SWAP_VSWAP: VSWAP_DIR exists, nothing in
+ * /proc/swaps (zswap with no swap device).  SWAP_DISK: no vswap device; the
+ * test made a swap area on a disk and swapon'ed it (regression mode, also
+ * the unpatched kernel).
+ */
+enum swap_mode { SWAP_VSWAP, SWAP_DISK };
+
+struct swap_env {
+	enum swap_mode mode;
+	const char *dev;	/* SWAP_DISK: the swap area */
+	long long size_kb;	/* SWAP_DISK: its size in /proc/swaps */
+};
+
+/*
+ * Pick the mode and report its checks: with VSWAP_DIR, no swap area may be
+ * listed; otherwise dev (argv[1], default /dev/vda) gets a fresh swap
+ * header and is swapon'ed (swapoff'ed first if a previous test left it
+ * on).  Zswap must be enabled in both modes.  Bails out when neither works.
+ */
+void swap_env_setup(struct swap_env *env, int argc, char **argv);
+/* SWAP_DISK: swapoff the area and report it; nothing for SWAP_VSWAP. */
+void swap_env_teardown(struct swap_env *env);
+/* "vswap" or "swap area on /dev/vda". */
+const char *swap_env_name(const struct swap_env *env);
+/* Slots in use: vswap "used" or the area's Used column in pages; -1 unknown. */
+long long swap_env_used(const struct swap_env *env);
 
 /* ---- kernel log ----------------------------------------------------------- */
 
@@ -176,5 +229,18 @@ void kmsg_mark(const char *fmt, ...) __printf(1, 2);
  * NULL).  Returns the number of hits or -errno.
  */
 int kmsg_splats(char *first, size_t size);
+/*
+ * A test that may legitimately OOM-kill its own cgroup (a worker with no
+ * place to put its pages) brackets that part with these markers.  Between
+ * them kmsg_splats() lists the OOM report ("invoked oom-killer" and its
+ * "Call Trace") as expected instead of counting it, but still counts every
+ * other splat and any OOM kill not constrained to a memory cgroup (a
+ * global OOM is never clean).  A test's start or end marker from /init
+ * closes the bracket too.
+ */
+void oom_expect_begin(const char *why);
+void oom_expect_end(void);
+/* Number of "invoked oom-killer" records in the log so far. */
+int oom_kills_logged(void);
 
 #endif
