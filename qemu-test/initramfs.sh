@@ -5,6 +5,10 @@
 #
 # Every qemu-test/guest/*.c except lib.c is one test: built static with
 # lib.c into build/guest/bin/NAME and installed as /tests/NAME.  The
+# kernel's cgroup selftest test_zswap (run by guest/kselftest_zswap.c) is
+# built static from the kernel tree ($KTREE, unchanged sources, plus
+# kselftest/linebuf.c) into /tests/test_zswap; without the tree it is
+# left out, said so on stderr, and kselftest_zswap fails.  The
 # initramfs is busybox (installed with --install -s at boot), /init and the
 # tests.  Nothing is rebuilt unless a source, /init, this script, busybox
 # or the compiler changed.
@@ -17,6 +21,19 @@ img=$out/initramfs.cpio.gz
 busybox=${VTEST_BUSYBOX:-/bin/busybox}
 CC=${CC:-gcc}
 CFLAGS=(-static -O2 -Wall -Werror)
+# As tools/testing/selftests/cgroup/Makefile and lib.mk build it, and as
+# they do without optimisation: at -O2 gcc drops the malloc, the stores and
+# the free of test_zswap's allocate_bytes(), and nothing is ever swapped.
+kst=$KTREE/tools/testing/selftests
+KST_SRCS=("$kst/cgroup/test_zswap.c" "$kst/cgroup/cgroup_util.c" "$src/kselftest/linebuf.c")
+KST_HDRS=("$kst/cgroup/cgroup_util.h" "$kst/kselftest.h" "$kst/clone3/clone3_selftests.h")
+KST_CFLAGS=(-static -Wall -pthread -D_GNU_SOURCE= -I"$kst")
+have_kst() {
+	local f
+	for f in "${KST_SRCS[@]}" "${KST_HDRS[@]}"; do
+		[ -f "$f" ] || return 1
+	done
+}
 
 mkdir -p "$out"
 exec 9>"$out/.lock"
@@ -27,6 +44,12 @@ inputs_sum() {
 		sha256sum "$src"/guest/*.c "$src"/guest/*.h "$src/init" "$0" "$busybox"
 		"$CC" --version | head -n 1
 		echo "${CFLAGS[*]}"
+		if have_kst; then
+			sha256sum "${KST_SRCS[@]}" "${KST_HDRS[@]}"
+			echo "${KST_CFLAGS[*]}"
+		else
+			echo "no kselftest sources in $kst"
+		fi
 	} | sha256sum | cut -d' ' -f1
 }
 
@@ -49,6 +72,13 @@ for c in "$src"/guest/*.c; do
 		die "guest test $name does not build"
 	cp "$out/bin/$name" "$out/root/tests/$name"
 done
+if have_kst; then
+	"$CC" "${KST_CFLAGS[@]}" -o "$out/bin/test_zswap" "${KST_SRCS[@]}" ||
+		die "kselftest test_zswap does not build from $kst"
+	cp "$out/bin/test_zswap" "$out/root/tests/test_zswap"
+else
+	echo "initramfs.sh: no test_zswap sources under $kst: /tests/test_zswap left out" >&2
+fi
 cp "$busybox" "$out/root/bin/busybox"
 install -m 0755 "$src/init" "$out/root/init"
 echo smoke >"$out/root/etc/vtest.tests"

@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kselftest_zswap: the kernel's own tools/testing/selftests/cgroup/
+ * test_zswap (built static from the tree by initramfs.sh, unchanged, as
+ * /tests/test_zswap) passes, with and without a swap device.
+ *
+ *   kselftest_zswap [DEVICE]     regression mode: the swap disk (default /dev/vda)
+ *
+ * Mode as in the other zswap tests (swap_env_setup): vswap mode with the
+ * vswap device and no swap area, regression mode with a swap area on
+ * DEVICE.  test_zswap runs once, at the cgroup2 root as it expects; each
+ * of its sub-tests gives one result here:
+ *  - regression mode: every sub-test must pass;
+ *  - vswap mode: test_zswap_usage, test_zswapin,
+ *    test_zswap_writeback_disabled and test_no_kmem_bypass must pass:
+ *    zswap alone does what they check.  test_swapin_nozswap
+ *    (memory.zswap.max=0: the pages can only go to a device),
+ *    test_zswap_writeback_enabled and test_no_invasive_cgroup_shrink
+ *    (both need zswap writeback to a device, zswpwb > 0) cannot pass
+ *    without a physical device: a "not ok" from them is reported as a SKIP
+ *    saying so, an "ok" as a pass.  Their cgroups OOM by design, so the
+ *    run is bracketed for dmesg_check (oom_expect_begin).
+ * A sub-test with no result (test_zswap died or was killed at the time
+ * limit) fails in every mode; a kselftest SKIP is reported as a SKIP.
+ *
+ * The selftest's stdout is line-buffered (kselftest/linebuf.c) and its
+ * lines are deduplicated anyway: a forked child can print the parent's
+ * unflushed lines again.  test_no_kmem_bypass raises vm.min_free_kbytes
+ * to half of RAM, which wedges a guest that cannot swap (global OOM, then
+ * a panic): in vswap mode the wrapper stops test_zswap before it when the
+ * earlier sub-tests show that zswap stores nothing (see stop_early), it
+ * restores the value afterwards, and the scenarios run this test last.
+ */
+#define _GNU_SOURCE
+#include "lib.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define BIN "/tests/test_zswap"
+#define MIN_FREE "/proc/sys/vm/min_free_kbytes"
+
+enum res { KR_NONE, KR_OK, KR_FAIL, KR_SKIP };
+
+static const struct sub {
+	const char *name;
+	int needs_disk;		/* cannot pass without a physical swap device */
+	const char *why;
+} subs[] = {
+	{ "test_zswap_usage", 0, "4 MiB through a 1 MiB cgroup raise zswpout" },
+	{ "test_swapin_nozswap", 1,
+	  "memory.zswap.max=0: 32 MiB through an 8 MiB cgroup go to the swap device, not zswap" },
+	{ "test_zswapin", 0, "32 MiB through an 8 MiB cgroup come back from zswap" },
+	{ "test_zswap_writeback_enabled", 1,
+	  "zswap writes back to the swap device (zswpwb > 0)" },
+	{ "test_zswap_writeback_disabled", 0,
+	  "writeback off: reclaim over memory.zswap.max fails, zswpwb stays 0" },
+	{ "test_no_kmem_bypass", 0, "kswapd's zswap stores are charged to the memcg" },
+	{ "test_no_invasive_cgroup_shrink", 1,
+	  "only the over-limit cgroup's zswap pages are written back (zswpwb > 0)" },
+};
+#define NSUBS (sizeof(subs) / sizeof(subs[0]))
+
+struct run {
+	enum res res[NSUBS];
+	int killed;		/* at its time limit */
+	int stopped;		/* before test_no_kmem_bypass: see stop_early() */
+	int status;
+	char *out;		/* everything it printed */
+	size_t len;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * Find "ok N NAME", "not ok N NAME" or "ok N # SKIP NAME" anywhere in the
+ * line: a ksft_print_msg() without a newline glues the next result to it
+ * ("...enablednot ok 4 test_zswap_writeback_enabled").
+ */
+static int parse_result(const char *line, enum res *r, char *name, size_t size)
+{
+	for (const char *p = strstr(line, "ok "); p; p = strstr(p + 1, "ok ")) {
+		const char *q = p + 3, *n;
+		int skip = 0;
+
+		if (!isdigit((unsigned char)*q))
+			continue;
+		while (isdigit((unsigned char)*q))
+			q++;
+		if (*q++ != ' ')
+			continue;
+		if (!strncmp(q, "# SKIP ", 7)) {
+			skip = 1;
+			q += 7;
+		}
+		if (strncmp(q, "test_", 5))
+			continue;
+		for (n = q; *n && !isspace((unsigned char)*n); n++)
+			;
+		snprintf(name, size, "%.*s", (int)(n - q), q);
+		if (p - line >= 4 && !strncmp(p - 4, "not ", 4))
+			*r = KR_FAIL;
+		else
+			*r = skip ? KR_SKIP : KR_OK;
+		return 1;
+	}
+	return 0;
+}
+
+static int sub_index(const char *name)
+{
+	for (size_t i = 0; i < NSUBS; i++)
+		if (!strcmp(subs[i].name, name))
+			return i;
+	return -1;
+}
+
+/* Remove a cgroup and everything below it. */
+static void cg_remove_tree(const char *path)
+{
+	char sub[512];
+	struct dirent *de;
+	DIR *d = opendir(path);
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (de->d_type != DT_DIR || de->d_name[0] == '.')
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s", path, de->d_name);
+		cg_remove_tree(sub);
+	}
+	closedir(d);
+	cg_destroy(path);
+}
+
+/* The cgroups test_zswap makes under its root, if a killed run left them. */
+static void cleanup_root(const char *root)
+{
+	static const char *const names[] = {
+		"no_shrink_test", "no_zswap_test", "zswapin_test", "zswap_writeback_test",
+		"per_memcg_wb_test1", "per_memcg_wb_test2", "kmem_bypass_test",
+	};
+	char path[512];
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", root, names[i]);
+		cg_remove_tree(path);
+	}
+}
+
+static void child_exec(int fd)
+{
+	dup2(fd, 1);
+	dup2(fd, 2);
+	setpgid(0, 0);
+	/* The wrapper is unkillable by the OOM killer; test_zswap must not be. */
+	write_file("/proc/self/oom_score_adj", "0");
+	execl(BIN, BIN, (char *)NULL);
+	printf("kselftest_zswap: exec %s: %s\n", BIN, strerror(errno));
+	_exit(127);
+}
+
+/*
+ * test_no_kmem_bypass fills half of RAM and then raises vm.min_free_kbytes
+ * to half of RAM: on a guest where nothing can be swapped out the global
+ * OOM killer then takes every process and the kernel panics ("System is
+ * deadlocked on memory"), losing all results.  In vswap mode, when the
+ * sub-tests before it show that zswap stores nothing without a device
+ * (test_zswap_usage or test_zswapin not ok), test_zswap is stopped before
+ * it: the remaining sub-tests then fail with "no result".
+ */
+static int stop_early(const struct run *run, int vswap)
+{
+	int usage = sub_index("test_zswap_usage"), in = sub_index("test_zswapin");
+	int last = sub_index("test_zswap_writeback_disabled");
+
+	return vswap && run->res[last] != KR_NONE &&
+	       (run->res[usage] == KR_FAIL || run->res[in] == KR_FAIL);
+}
+
+/*
+ * Run test_zswap for at most secs seconds.  Results are deduplicated: the
+ * first line for a sub-test counts.
+ */
+static void run_test_zswap(struct run *run, int secs, int vswap)
+{
+	size_t cap = 1 << 20;
+	double end = now() + secs;
+	int fds[2];
+	pid_t pid;
+
+	run->out = calloc(1, cap);
+	run->len = 0;
+	memset(run->res, 0, sizeof(run->res));
+	if (!run->out || pipe2(fds, O_CLOEXEC)) {
+		run->status = -errno;
+		return;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		run->status = -errno;
+		return;
+	}
+	if (pid == 0)
+		child_exec(fds[1]);
+	close(fds[1]);
+	setpgid(pid, pid);
+
+	for (size_t scanned = 0;;) {
+		struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
+		int left = (end - now()) * 1000;
+		ssize_t r;
+
+		if (left <= 0 || stop_early(run, vswap)) {
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+			run->killed = left <= 0;
+			run->stopped = !run->killed;
+			break;
+		}
+		if (poll(&pfd, 1, left > 1000 ? 1000 : left) <= 0)
+			continue;
+		r = read(fds[0], run->out + run->len, cap - 1 - run->len);
+		if (r <= 0)
+			break;	/* EOF: test_zswap exited */
+		run->len += r;
+		run->out[run->len] = 0;
+		/* Parse whole lines as they arrive. */
+		for (char *nl; (nl = strchr(run->out + scanned, '\n')); scanned = nl + 1 - run->out) {
+			char line[1024], name[128];
+			enum res res;
+			int i;
+
+			snprintf(line, sizeof(line), "%.*s", (int)(nl - run->out - scanned),
+				 run->out + scanned);
+			if (parse_result(line, &res, name, sizeof(name)) &&
+			    (i = sub_index(name)) >= 0 && run->res[i] == KR_NONE)
+				run->res[i] = res;
+		}
+		if (run->len + 1 >= cap)
+			break;
+	}
+	close(fds[0]);
+	run->status = cg_wait(pid);
+	/* Reap what it left behind. */
+	kill(-pid, SIGKILL);
+}
+
+/* Show the output once per distinct line. */
+static void show_output(const struct run *run)
+{
+	char *copy = strdup(run->out ? run->out : ""), *save = NULL;
+	char **seen = NULL;
+	size_t nseen = 0, dup = 0;
+
+	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		size_t i;
+
+		for (i = 0; i < nseen && strcmp(seen[i], line); i++)
+			;
+		if (i < nseen) {
+			dup++;
+			continue;
+		}
+		seen = realloc(seen, (nseen + 1) * sizeof(*seen));
+		seen[nseen++] = line;
+		t_diag("| %s", line);
+	}
+	if (dup)
+		t_diag("%zu duplicated lines left out", dup);
+	t_diag("test_zswap %s%s", status_str(run->status),
+	       run->killed ? " (killed at the time limit)" :
+	       run->stopped ? " (stopped before test_no_kmem_bypass)" : "");
+	free(seen);
+	free(copy);
+}
+
+static const char *res_str(enum res r)
+{
+	return r == KR_OK ? "ok" : r == KR_FAIL ? "not ok" : r == KR_SKIP ? "SKIP" : "no result";
+}
+
+int main(int argc, char **argv)
+{
+	struct run run = { 0 };
+	char buf[64], min_free[64] = "";
+	struct swap_env env;
+	int tmo = 120, vswap, secs;
+	double t0;
+
+	t_init("kselftest_zswap");
+	if (cmdline_get("vtest.timeout", buf, sizeof(buf)))
+		tmo = atoi(buf);
+	swap_env_setup(&env, argc, argv);
+	vswap = env.mode == SWAP_VSWAP;
+	if (access(BIN, X_OK))
+		t_bail("test_zswap in the initramfs", "%s: %s (initramfs.sh builds it from the "
+		       "kernel tree)", BIN, strerror(errno));
+	read_file(MIN_FREE, min_free, sizeof(min_free));
+	write_file("/proc/self/oom_score_adj", "-1000");
+
+	if (vswap)
+		oom_expect_begin("test_zswap: sub-tests that need a swap device OOM their cgroups");
+	t0 = now();
+	/*
+	 * It takes about 10 s under TCG.  At most 150 s, and time left to
+	 * report, restore and clean up before /init's limit.
+	 */
+	secs = tmo > 40 ? tmo - 15 : tmo * 2 / 3;
+	run_test_zswap(&run, secs < 150 ? secs : 150, vswap);
+	cleanup_root(CGROOT);
+	if (min_free[0])
+		write_file(MIN_FREE, min_free);
+	if (vswap)
+		oom_expect_end();
+	show_output(&run);
+	t_diag("test_zswap took %.1fs", now() - t0);
+	read_file(MIN_FREE, buf, sizeof(buf));
+	t_ok(!strcmp(buf, min_free), "vm.min_free_kbytes restored",
+	     "is %.20s, was %.20s", buf, min_free);
+
+	for (size_t i = 0; i < NSUBS; i++) {
+		const struct sub *s = &subs[i];
+		enum res r = run.res[i];
+		char name[160];
+
+		snprintf(name, sizeof(name), "test_zswap: %s", s->name);
+		t_diag("%s: %s; it checks: %s%s", s->name, res_str(r), s->why,
+		       s->needs_disk ? " (needs a swap device)" : "");
+		if (r == KR_NONE && run.stopped)
+			t_fail(name, "not run: zswap stored nothing without a swap device "
+			       "(test_zswap_usage or test_zswapin failed), so test_zswap was "
+			       "stopped before test_no_kmem_bypass, which would wedge the guest");
+		else if (r == KR_NONE)
+			t_fail(name, "no result from test_zswap (%s%s)", status_str(run.status),
+			       run.killed ? ", killed at the time limit" : "");
+		else if (r == KR_SKIP)
+			t_skip(name, "test_zswap skipped it");
+		else if (r == KR_OK)
+			t_pass(name);
+		else if (vswap && s->needs_disk)
+			t_skip(name, "cannot pass without a physical swap device (%s); "
+			       "test_zswap: not ok", s->why);
+		else
+			t_fail(name, "test_zswap: not ok (%s)", s->why);
+	}
+	swap_env_teardown(&env);
+	return t_done();
+}
