@@ -26,7 +26,7 @@ BOOT=1 step "per-commit gates and boots" run checks/percommit.sh
 
 # The tip and the unpatched baseline, full guest suites.
 if [ -f "$tipimg" ]; then
-	for sc in vswap-on vswap-off vswap-bogus; do
+	for sc in vswap-on vswap-off vswap-bogus zswap-only zswap-regress; do
 		step "tip: $sc" run qemu-test/run.sh "$tipimg" "$sc" tip
 	done
 else
@@ -34,6 +34,7 @@ else
 fi
 if [ -f "$baseimg" ]; then
 	step "baseline: unpatched kernel" run qemu-test/run.sh "$baseimg" baseline baseline
+	step "baseline: zswap regression" run qemu-test/run.sh "$baseimg" zswap-regress baseline
 else
 	record FAIL "baseline/boot" "no baseline kernel was built"
 fi
