@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 .PHONY: help deps tree apply build demo check test-commits test test-guest \
-	export cover send pull-request status clean
+	export cover send pull-request bench status clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
@@ -45,8 +45,11 @@ send: tree ## write the series as mails into build/mails/ (SEND=really to send f
 pull-request: tree ## git request-pull text and a bundle of baseline..vswap in build/pull/
 	@bash checks/pull-request.sh
 
+bench: deps ## baseline vs vswap=off vs vswap=on (and no swap device) in QEMU: table, CSV, JSON, PNG in build/bench/
+	@bash checks/bench.sh
+
 status: ## what the kernel tree holds
 	@bash checks/tree.sh status
 
 clean: ## remove build outputs (keeps the kernel tree and its branches)
-	rm -rf build/out build/results build/guest build/mails build/pull
+	rm -rf build/out build/results build/guest build/mails build/pull build/bench

@@ -1,0 +1,610 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bench: the in-guest runner of make bench (checks/bench.sh).  Not a test:
+ * it measures, and never judges a time.  Its TAP says only whether each
+ * workload ran to completion (an OOM kill is reported, not hidden).
+ *
+ * Everything it runs comes from its arguments, which checks/bench.sh makes
+ * from qemu-test/bench/bench.conf and qemu-test/bench/workloads.conf:
+ *
+ *	bench OPTION=VALUE ... NAME/KEY=VALUE/KEY=VALUE ...
+ *
+ * options:   limit=64M      memory.max of every workload's cgroup
+ *            swap=/dev/vda  make a swap area there and swapon it (none: no swapon)
+ *            data=12/10     % incompressible bytes per page / % zero-filled pages
+ *            round=N        seed of the data (and a label)
+ *            wtimeout=S     a workload still running after S seconds is killed
+ *            sample_ms=M    how often the swap counters are sampled
+ * workloads: NAME/kind=seq|usemem|random/size=3x/procs=N/passes=N/accesses=Nx
+ *            size is a multiple of limit (or 96M), split over procs; procs
+ *            run at the same time in the same cgroup.
+ *
+ * Results go to /dev/ttyS1 (the result port, see qemu-test/init), one line
+ * each, key=value:
+ *	VBENCH-INFO ...          kernel, swap area, static swapon cost
+ *	VBENCH wl=NAME status=ok|oom|timeout|... real_s= user_s= sys_s= ...
+ *	VBENCH-END
+ */
+#define _GNU_SOURCE
+#include "lib.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/swap.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_WL		16
+#define MAX_PROCS	8
+#define ZSWAP_DBG	DEBUGFS "/zswap"
+
+enum kind { K_SEQ, K_USEMEM, K_RANDOM };
+static const char *const kind_name[] = { "seq", "usemem", "random" };
+
+struct workload {
+	char name[32];
+	enum kind kind;
+	double size_x;		/* multiple of limit, or ... */
+	unsigned long size;	/* ... bytes, if non-zero */
+	int procs, passes;
+	double accesses_x;	/* random: accesses as a multiple of the pages */
+};
+
+static unsigned long limit = 64 * MiB;
+static const char *swapdev;
+static int rnd_pct = 12, zero_pct = 10, round_no = 1;
+static int wtimeout = 120, sample_ms = 50;
+static struct workload wls[MAX_WL];
+static int nwl;
+static int resfd = -1;
+
+/* ---- output ------------------------------------------------------------- */
+
+static void emit(const char *fmt, ...) __printf(1, 2);
+static void emit(const char *fmt, ...)
+{
+	char buf[2048];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf) - 1, fmt, ap);
+	va_end(ap);
+	if (n > (int)sizeof(buf) - 2)
+		n = sizeof(buf) - 2;
+	buf[n++] = '\n';
+	buf[n] = 0;
+	if (resfd >= 0 && write(resfd, buf, n) < 0)
+		resfd = -1;
+	printf("# %s", buf);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static unsigned long parse_size(const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	switch (*end) {
+	case 'G': case 'g': v *= 1024;	/* fall through */
+	case 'M': case 'm': v *= 1024;	/* fall through */
+	case 'K': case 'k': v *= 1024;
+	}
+	return v;
+}
+
+/* ---- the data ------------------------------------------------------------ */
+
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	x ^= x >> 31;
+	return x;
+}
+
+/*
+ * A page of "realistic" data: zero_pct % of the pages are zero-filled, the
+ * others start with rnd_pct % incompressible bytes followed by runs of
+ * words drawn from a small per-page dictionary (like text or repeated
+ * structures).  The ratio zswap gets (zswapped / pool_total_size) is
+ * reported; bench.conf's data= is tuned for about 2.5-3:1 with lzo.
+ */
+static void fill(uint64_t *w, size_t idx, uint64_t seed)
+{
+	size_t nw = page_size() / 8, nrnd = nw * rnd_pct / 100;
+	uint64_t s = mix64(seed ^ mix64(idx + 1)), dict[16];
+
+	if ((s % 100) < (uint64_t)zero_pct) {
+		memset(w, 0, page_size());
+		return;
+	}
+	for (int i = 0; i < 16; i++)
+		dict[i] = mix64(s + i);
+	for (size_t j = 0; j < nw; ) {
+		s ^= s << 13;
+		s ^= s >> 7;
+		s ^= s << 17;
+		if (j < nrnd) {
+			w[j++] = s;
+			continue;
+		}
+		/* a dictionary word, repeated 1 to 4 times */
+		for (int run = 1 + ((s >> 56) & 3); run-- && j < nw; )
+			w[j++] = dict[(s >> 60) & 15];
+	}
+}
+
+/* ---- what is sampled ------------------------------------------------------ */
+
+struct sample {
+	long long swap_cur;	/* memory.swap.current, bytes */
+	long long zswapped;	/* memory.stat zswapped, bytes */
+	long long pool;		/* zswap pool_total_size, bytes */
+	long long stored;	/* zswap stored_pages */
+	long long swaps_used;	/* /proc/swaps used, KiB, all areas */
+	long long vswap_used;	/* debugfs vswap/used, -1 without vswap */
+	long long slab, sunreclaim, vmalloc, pagetables;	/* /proc/meminfo, KiB */
+};
+
+static long long rd(const char *path)
+{
+	long long v;
+
+	return read_ll(path, &v) ? -1 : v;
+}
+
+static long long meminfo(const char *key)
+{
+	long long v;
+
+	return read_key("/proc/meminfo", key, &v) ? -1 : v;
+}
+
+static long long swaps_used_all(void)
+{
+	char buf[8192], name[256], type[64];
+	long long size, used, sum = 0;
+	char *line, *p;
+
+	if (read_file("/proc/swaps", buf, sizeof(buf)) < 0)
+		return -1;
+	p = strchr(buf, '\n');
+	for (line = p ? strtok(p + 1, "\n") : NULL; line; line = strtok(NULL, "\n"))
+		if (sscanf(line, "%255s %63s %lld %lld", name, type, &size, &used) == 4)
+			sum += used;
+	return sum;
+}
+
+static void sample(const char *cg, struct sample *s)
+{
+	s->swap_cur = -1;
+	if (cg)
+		cg_read_ll(cg, "memory.swap.current", &s->swap_cur);
+	s->zswapped = cg ? cg_stat(cg, "zswapped") : -1;
+	s->pool = rd(ZSWAP_DBG "/pool_total_size");
+	s->stored = rd(ZSWAP_DBG "/stored_pages");
+	s->swaps_used = swaps_used_all();
+	s->vswap_used = rd(VSWAP_DIR "/used");
+	s->slab = meminfo("Slab");
+	s->sunreclaim = meminfo("SUnreclaim");
+	s->vmalloc = meminfo("VmallocUsed");
+	s->pagetables = meminfo("PageTables");
+}
+
+static long long swapped(const struct sample *s)
+{
+	long long a = s->swap_cur > 0 ? s->swap_cur : 0;
+	long long b = s->zswapped > 0 ? s->zswapped : 0;
+
+	return a > b ? a : b;
+}
+
+/*
+ * /proc/slabinfo, if the kernel has it (not with SLUB_TINY): bytes per
+ * cache, to name the caches that grew.
+ */
+#define MAX_CACHES 256
+struct slabs {
+	int n;
+	char name[MAX_CACHES][32];
+	long long bytes[MAX_CACHES];
+};
+
+static int slabinfo(struct slabs *sl)
+{
+	static char buf[1 << 17];
+	char *line;
+
+	sl->n = 0;
+	if (read_file("/proc/slabinfo", buf, sizeof(buf)) < 0)
+		return -1;
+	for (line = strtok(buf, "\n"); line && sl->n < MAX_CACHES; line = strtok(NULL, "\n")) {
+		long long active, num, objsize;
+
+		if (line[0] == '#' || !strncmp(line, "slabinfo", 8))
+			continue;
+		if (sscanf(line, "%31s %lld %lld %lld", sl->name[sl->n], &active, &num, &objsize) == 4)
+			sl->bytes[sl->n++] = num * objsize;
+	}
+	return 0;
+}
+
+/* "name:+KiB,name:+KiB" for the caches that grew most. */
+static void slab_growth(const struct slabs *a, const struct slabs *b, char *out, size_t size)
+{
+	long long d[MAX_CACHES];
+	size_t len = 0;
+
+	out[0] = 0;
+	for (int i = 0; i < b->n; i++) {
+		d[i] = b->bytes[i];
+		for (int j = 0; j < a->n; j++)
+			if (!strcmp(a->name[j], b->name[i]))
+				d[i] -= a->bytes[j];
+	}
+	for (int k = 0; k < 5; k++) {
+		int best = -1;
+
+		for (int i = 0; i < b->n; i++)
+			if (d[i] > 0 && (best < 0 || d[i] > d[best]))
+				best = i;
+		if (best < 0)
+			break;
+		len += snprintf(out + len, size - len, "%s%s:%lld", len ? "," : "",
+				b->name[best], d[best] >> 10);
+		d[best] = 0;
+		if (len >= size)
+			break;
+	}
+}
+
+/* ---- the workloads ------------------------------------------------------- */
+
+struct shared {
+	double free_s[MAX_PROCS];	/* usemem: time of the munmap */
+	double work_s[MAX_PROCS];	/* time of the timed phase */
+	int done[MAX_PROCS];
+};
+
+struct job {
+	const struct workload *wl;
+	int proc;
+	size_t npages;
+	struct shared *sh;
+};
+
+static int worker(const char *cg, void *arg)
+{
+	struct job *j = arg;
+	const struct workload *wl = j->wl;
+	size_t ps = page_size(), nw = ps / 8, n = j->npages;
+	uint64_t seed = ((uint64_t)round_no << 32) ^ ((uint64_t)j->proc << 24) ^ 0xbe4c;
+	uint64_t *buf = map_anon(n);
+	double t0 = now(), t1;
+
+	(void)cg;
+	if (!buf)
+		return 2;
+	for (int p = 0; p < wl->passes; p++)
+		for (size_t i = 0; i < n; i++)
+			fill(buf + i * nw, i, seed + p);
+	if (wl->kind == K_RANDOM) {
+		uint64_t s = mix64(seed) | 1, sum = 0;
+		size_t acc = n * wl->accesses_x;
+
+		for (size_t a = 0; a < acc; a++) {
+			uint64_t *w;
+
+			s ^= s << 13;
+			s ^= s >> 7;
+			s ^= s << 17;
+			w = buf + (s % n) * nw;
+			sum += w[(s >> 32) % nw];
+			w[(s >> 40) % nw] = sum;	/* dirty: it must go out again */
+		}
+	}
+	t1 = now();
+	j->sh->work_s[j->proc] = t1 - t0;
+	munmap(buf, n * ps);
+	j->sh->free_s[j->proc] = now() - t1;
+	j->sh->done[j->proc] = 1;
+	return 0;
+}
+
+static void run_workload(const struct workload *wl)
+{
+	unsigned long total = wl->size ? wl->size : (unsigned long)(wl->size_x * limit);
+	size_t npages = total / wl->procs / page_size();
+	struct sample before, cur, peak, maxs;
+	struct slabs *sl0 = calloc(2, sizeof(*sl0)), *sl1 = sl0 ? sl0 + 1 : NULL;
+	int have_slabinfo = sl0 && slabinfo(sl0) == 0;
+	struct shared *sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+				 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	struct job jobs[MAX_PROCS];
+	pid_t pids[MAX_PROCS];
+	int status[MAX_PROCS], running = 0, timed_out = 0;
+	double user = 0, sys = 0, t0, t1, last_slab = 0;
+	long long oom = 0, zout, zin, majflt;
+	char grown[256] = "", st[64] = "ok";
+	char *cg;
+
+	kmsg_mark("bench: %s round %d", wl->name, round_no);
+	cg = cg_create("bench", limit);
+	if (!cg || sh == MAP_FAILED) {
+		emit("VBENCH wl=%s round=%d status=setup-failed:%s", wl->name, round_no,
+		     strerror(errno));
+		t_fail(wl->name, "cannot set up the cgroup: %s", strerror(errno));
+		return;
+	}
+	memset(sh, 0, sizeof(*sh));
+	sample(cg, &before);
+	peak = before;
+	maxs = before;
+
+	t0 = now();
+	for (int p = 0; p < wl->procs; p++) {
+		jobs[p] = (struct job){ .wl = wl, .proc = p, .npages = npages, .sh = sh };
+		pids[p] = cg_spawn(cg, worker, &jobs[p]);
+		status[p] = -1;
+		if (pids[p] > 0)
+			running++;
+		else
+			status[p] = pids[p];
+	}
+	while (running) {
+		for (int p = 0; p < wl->procs; p++) {
+			struct rusage ru;
+			int ws;
+			pid_t r;
+
+			if (status[p] != -1)
+				continue;
+			r = wait4(pids[p], &ws, WNOHANG, &ru);
+			if (r == 0)
+				continue;
+			if (r < 0) {
+				status[p] = 255;
+			} else {
+				status[p] = WIFSIGNALED(ws) ? 128 + WTERMSIG(ws) : WEXITSTATUS(ws);
+				user += ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
+				sys += ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+			}
+			running--;
+		}
+		if (!running)
+			break;
+		sample(cg, &cur);
+		if (swapped(&cur) > swapped(&peak)) {
+			peak = cur;
+			/* slabinfo is long: at most twice a second */
+			if (have_slabinfo && now() - last_slab > 0.5) {
+				slabinfo(sl1);
+				last_slab = now();
+			}
+		}
+#define MAXF(f) do { if (cur.f > maxs.f) maxs.f = cur.f; } while (0)
+		MAXF(pool); MAXF(stored); MAXF(swaps_used); MAXF(vswap_used);
+		MAXF(swap_cur); MAXF(zswapped);
+		if (!timed_out && now() - t0 > wtimeout) {
+			timed_out = 1;
+			cg_write(cg, "cgroup.kill", "1");
+		}
+		usleep(sample_ms * 1000);
+	}
+	t1 = now();
+
+	cg_read_key(cg, "memory.events", "oom_kill", &oom);
+	zout = cg_stat(cg, "zswpout");
+	zin = cg_stat(cg, "zswpin");
+	majflt = cg_stat(cg, "pgmajfault");
+	for (int p = 0; p < wl->procs; p++) {
+		if (status[p] == 0 && sh->done[p])
+			continue;
+		if (timed_out)
+			snprintf(st, sizeof(st), "timeout:%ds", wtimeout);
+		else if (oom > 0 || status[p] == 128 + SIGKILL)
+			snprintf(st, sizeof(st), "oom:%lld-kills", oom);
+		else if (status[p] > 128)
+			snprintf(st, sizeof(st), "signal:%d", status[p] - 128);
+		else
+			snprintf(st, sizeof(st), "exit:%d", status[p]);
+		break;
+	}
+	if (have_slabinfo && peak.slab != before.slab)
+		slab_growth(sl0, sl1, grown, sizeof(grown));
+
+	double free_s = 0, work_s = 0;
+
+	for (int p = 0; p < wl->procs; p++) {
+		if (sh->free_s[p] > free_s)
+			free_s = sh->free_s[p];
+		if (sh->work_s[p] > work_s)
+			work_s = sh->work_s[p];
+	}
+	unsigned long long bytes = (unsigned long long)npages * page_size() * wl->procs *
+		(wl->passes + (wl->kind == K_RANDOM ? wl->accesses_x : 0));
+	emit("VBENCH wl=%s kind=%s round=%d status=%s procs=%d size_mb=%lu limit_mb=%lu "
+	     "real_s=%.3f user_s=%.3f sys_s=%.3f work_s=%.3f free_ms=%.1f bytes=%llu "
+	     "swap_peak_kb=%lld zswapped_peak_kb=%lld pool_peak_kb=%lld stored_peak=%lld "
+	     "swaps_used_peak_kb=%lld vswap_used_peak=%lld "
+	     "at_peak_swapped_kb=%lld at_peak_pool_kb=%lld "
+	     "slab_kb=%lld sunreclaim_kb=%lld vmalloc_kb=%lld pagetables_kb=%lld "
+	     "oom_kill=%lld zswpout=%lld zswpin=%lld pgmajfault=%lld slabinfo=%s",
+	     wl->name, kind_name[wl->kind], round_no, st, wl->procs,
+	     npages * page_size() * wl->procs / MiB, limit / MiB,
+	     t1 - t0, user, sys, work_s, free_s * 1e3, bytes,
+	     maxs.swap_cur >> 10, maxs.zswapped >> 10, maxs.pool >> 10, maxs.stored,
+	     maxs.swaps_used, maxs.vswap_used,
+	     swapped(&peak) >> 10, peak.pool >> 10,
+	     peak.slab - before.slab, peak.sunreclaim - before.sunreclaim,
+	     peak.vmalloc - before.vmalloc, peak.pagetables - before.pagetables,
+	     oom, zout, zin, majflt,
+	     have_slabinfo ? (grown[0] ? grown : "none") : "unavailable");
+	t_ok(!strcmp(st, "ok"), wl->name, "%s", st);
+	cg_destroy(cg);
+	free(cg);
+	free(sl0);
+	munmap(sh, sizeof(*sh));
+	/* Let freed swap entries and zswap settle before the next one. */
+	for (int i = 0; i < 20 && rd(ZSWAP_DBG "/stored_pages") > 0; i++)
+		usleep(100000);
+}
+
+/* ---- arguments ------------------------------------------------------------ */
+
+static int parse_workload(char *spec)
+{
+	struct workload *wl = &wls[nwl];
+	char *tok, *save;
+
+	if (nwl >= MAX_WL)
+		return -1;
+	*wl = (struct workload){ .kind = K_SEQ, .size_x = 2, .procs = 1, .passes = 1, .accesses_x = 2 };
+	tok = strtok_r(spec, "/", &save);
+	snprintf(wl->name, sizeof(wl->name), "%s", tok);
+	while ((tok = strtok_r(NULL, "/", &save))) {
+		char *v = strchr(tok, '=');
+
+		if (!v)
+			return -1;
+		*v++ = 0;
+		if (!strcmp(tok, "kind")) {
+			int k;
+
+			for (k = 0; k < 3 && strcmp(v, kind_name[k]); k++)
+				;
+			if (k == 3)
+				return -1;
+			wl->kind = k;
+		} else if (!strcmp(tok, "size")) {
+			if (v[strlen(v) - 1] == 'x')
+				wl->size_x = atof(v);
+			else
+				wl->size = parse_size(v);
+		} else if (!strcmp(tok, "procs")) {
+			wl->procs = atoi(v);
+		} else if (!strcmp(tok, "passes")) {
+			wl->passes = atoi(v);
+		} else if (!strcmp(tok, "accesses")) {
+			wl->accesses_x = atof(v);
+		} else {
+			return -1;
+		}
+	}
+	if (wl->procs < 1 || wl->procs > MAX_PROCS || wl->passes < 1)
+		return -1;
+	nwl++;
+	return 0;
+}
+
+static int parse_arg(char *a)
+{
+	char *v = strchr(a, '=');
+
+	if (strchr(a, '/') && (!v || strchr(a, '/') < v))
+		return parse_workload(a);
+	if (!v)
+		return -1;
+	*v++ = 0;
+	if (!strcmp(a, "limit"))
+		limit = parse_size(v);
+	else if (!strcmp(a, "swap"))
+		swapdev = strcmp(v, "none") ? strdup(v) : NULL;
+	else if (!strcmp(a, "data"))
+		return sscanf(v, "%d/%d", &rnd_pct, &zero_pct) == 2 ? 0 : -1;
+	else if (!strcmp(a, "round"))
+		round_no = atoi(v);
+	else if (!strcmp(a, "wtimeout"))
+		wtimeout = atoi(v);
+	else if (!strcmp(a, "sample_ms"))
+		sample_ms = atoi(v);
+	else
+		return -1;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct sample s0, s1;
+	struct utsname u;
+	long long swap_kb = 0;
+	char zon[8] = "?", comp[32] = "?", pool_pct[16] = "?";
+
+	t_init("bench");
+	for (int i = 1; i < argc; i++) {
+		char arg[512];
+
+		snprintf(arg, sizeof(arg), "%s", argv[i]);
+		if (parse_arg(arg))
+			t_bail("arguments", "cannot parse '%s'", argv[i]);
+	}
+	if (!nwl)
+		t_bail("arguments", "no workload given");
+	resfd = open("/dev/ttyS1", O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	read_file("/sys/module/zswap/parameters/enabled", zon, sizeof(zon));
+	read_file("/sys/module/zswap/parameters/compressor", comp, sizeof(comp));
+	read_file("/sys/module/zswap/parameters/max_pool_percent", pool_pct, sizeof(pool_pct));
+	for (char *p = zon; *p; p++)
+		if (*p == '\n')
+			*p = 0;
+	comp[strcspn(comp, "\n")] = 0;
+	pool_pct[strcspn(pool_pct, "\n")] = 0;
+	uname(&u);
+
+	sample(NULL, &s0);
+	if (swapdev) {
+		int r = make_swap(swapdev);
+
+		if (r || swapon(swapdev, 0)) {
+			emit("VBENCH-INFO round=%d kernel=%s status=swapon-failed:%s", round_no,
+			     u.release, strerror(r ? -r : errno));
+			t_bail("swapon", "%s: %s", swapdev, strerror(r ? -r : errno));
+		}
+		t_pass("swapon");
+		swap_kb = 0;
+		{
+			char buf[4096], name[256], type[64];
+			long long size, used;
+			char *p;
+
+			if (read_file("/proc/swaps", buf, sizeof(buf)) > 0 && (p = strchr(buf, '\n')) &&
+			    sscanf(p + 1, "%255s %63s %lld %lld", name, type, &size, &used) == 4)
+				swap_kb = size;
+		}
+	}
+	sample(NULL, &s1);
+	emit("VBENCH-INFO round=%d kernel=%s swap=%s swap_kb=%lld vswap=%s zswap=%s "
+	     "compressor=%s max_pool_percent=%s limit_mb=%lu data=%d/%d mem_total_kb=%lld "
+	     "slabinfo=%s swapon_slab_kb=%lld swapon_vmalloc_kb=%lld",
+	     round_no, u.release, swapdev ? swapdev : "none", swap_kb,
+	     path_exists(VSWAP_DIR) ? "on" : "off", zon, comp, pool_pct, limit / MiB,
+	     rnd_pct, zero_pct, meminfo("MemTotal"),
+	     path_exists("/proc/slabinfo") ? "yes" : "no",
+	     s1.slab - s0.slab, s1.vmalloc - s0.vmalloc);
+
+	for (int i = 0; i < nwl; i++)
+		run_workload(&wls[i]);
+	emit("VBENCH-END round=%d", round_no);
+	/* A failed workload is a result, not a harness failure. */
+	t_done();
+	return 0;
+}
