@@ -39,6 +39,15 @@ else
 	record FAIL "baseline/boot" "no baseline kernel was built"
 fi
 
+# make bench's harness, tiny (no time is judged): a complete table, CSV, JSON and PNG.
+if [ -f "$tipimg" ] && [ -f "$baseimg" ]; then
+	step "bench harness (tiny)" env BENCH_ROUNDS=1 BENCH_TINY=1 BENCH_BUILD=0 BENCH_RECORD=1 \
+		BENCH_BASELINE="$baseimg" BENCH_TIP="$tipimg" BENCH_OUT="$BUILD/bench-tiny" \
+		bash "$TOP/checks/bench.sh"
+else
+	record FAIL "bench/harness" "no tip or baseline kernel was built"
+fi
+
 # The tip under KASAN, lockdep, DEBUG_VM and DEBUG_LIST.
 if bash "$TOP/checks/build.sh" tip-debug debug "$BUILD/percommit" >/dev/null; then
 	record PASS "build/tip-debug"

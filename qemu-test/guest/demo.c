@@ -2,14 +2,17 @@
 /*
  * demo: what a user sees of vswap on a booted kernel (make demo).  Shows the
  * kernel's vswap messages, /proc/swaps, the debugfs files and what swapon and
- * swapoff of the device answer, and checks each as it goes, so a demo that
- * shows something broken also says so.
+ * swapoff of the device answer, then swaps 128 MiB of anonymous memory out
+ * of a 32 MiB cgroup into zswap with no swap area configured and reads it
+ * back.  It checks each step as it goes, so a demo that shows something
+ * broken also says so.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/klog.h>
 #include <sys/swap.h>
+#include <unistd.h>
 
 #include "lib.h"
 
@@ -50,6 +53,73 @@ static int show_kernel_lines(void)
 	return found;
 }
 
+#define DEMO_SEED 0xdeb0ULL
+#define DEMO_MAX (32 * MiB)
+#define DEMO_SIZE (128 * MiB)
+
+static long long dbg(const char *file)
+{
+	long long v = -1;
+
+	read_ll(file, &v);
+	return v;
+}
+
+static int demo_worker(const char *cg, void *arg)
+{
+	size_t npages = DEMO_SIZE / page_size(), bad;
+	long long swcur = -1, stored;
+	void *buf = map_anon(npages);
+
+	(void)arg;
+	if (!buf)
+		return t_fail("map 128 MiB", "%s", strerror(errno)), 1;
+	t_diag("writing 128 MiB of compressible pages in a cgroup with memory.max = 32 MiB");
+	pat_fill(buf, npages, DEMO_SEED, PAT_COMPRESSIBLE);
+	pageout(buf, npages);
+	stored = dbg(DEBUGFS "/zswap/stored_pages");
+	cg_read_ll(cg, "memory.swap.current", &swcur);
+	t_diag("while the pages are out:");
+	t_diag("  /proc/swaps areas:             %d", swaps_count());
+	t_diag("  vswap used (slots):            %lld", dbg(VSWAP_DIR "/used"));
+	t_diag("  vswap clusters:                %lld", dbg(VSWAP_DIR "/clusters"));
+	t_diag("  zswap stored_pages:            %lld", stored);
+	t_diag("  zswap pool_total_size (KiB):   %lld", dbg(DEBUGFS "/zswap/pool_total_size") >> 10);
+	t_diag("  memory.stat zswpout:           %lld", cg_stat(cg, "zswpout"));
+	t_diag("  memory.stat anon (KiB):        %lld", cg_stat(cg, "anon") >> 10);
+	t_ok(stored > 0 && dbg(VSWAP_DIR "/used") > 0,
+	     "pages swapped into zswap through vswap, no swap area",
+	     "stored_pages %lld, used %lld", stored, dbg(VSWAP_DIR "/used"));
+	bad = pat_verify(buf, npages, DEMO_SEED, PAT_COMPRESSIBLE);
+	t_diag("read back: %zu of %zu pages differ; memory.stat zswpin %lld",
+	       bad, npages, cg_stat(cg, "zswpin"));
+	t_ok(bad == 0, "every byte read back", "%zu pages differ", bad);
+	return 0;
+}
+
+static void demo_swap(void)
+{
+	long long used = -1;
+	char *cg = cg_create("demo", DEMO_MAX);
+	int st;
+
+	if (!cg) {
+		t_fail("create the demo cgroup", "%s", strerror(errno));
+		return;
+	}
+	st = cg_run(cg, demo_worker, NULL);
+	t_ok(st == 0, "the demo process completed", "%s", status_str(st));
+	cg_destroy(cg);
+	for (int i = 0; i < 50 && used != 0; i++) {
+		used = dbg(VSWAP_DIR "/used");
+		if (used)
+			usleep(100000);
+	}
+	t_diag("after the process exited: vswap used %lld, zswap stored_pages %lld",
+	       used, dbg(DEBUGFS "/zswap/stored_pages"));
+	t_ok(used == 0, "every vswap slot freed at exit", "used %lld", used);
+}
+
 int main(void)
 {
 	long long used, clusters;
@@ -76,5 +146,7 @@ int main(void)
 	err = swapoff(DEVICE) ? errno : 0;
 	t_diag("swapoff(%s) -> %s", DEVICE, err ? strerror(err) : "succeeded");
 	t_ok(err == EPERM, "swapoff of the device is refused with EPERM", "got %s", strerror(err));
+
+	demo_swap();
 	return t_done();
 }
