@@ -333,7 +333,8 @@ int swaps_count(void)
 	return n;
 }
 
-long long swaps_used_kb(const char *name)
+/* Size (want_size) or Used column, KiB, of name's /proc/swaps line; -1 if absent. */
+static long long swaps_column_kb(const char *name, int want_size)
 {
 	char buf[8192], fname[512], type[64];
 	long long size, used;
@@ -344,8 +345,13 @@ long long swaps_used_kb(const char *name)
 	for (char *line = strtok(p, "\n"); line; line = strtok(NULL, "\n"))
 		if (sscanf(line, "%511s %63s %lld %lld", fname, type, &size, &used) == 4 &&
 		    !strcmp(fname, name))
-			return used;
+			return want_size ? size : used;
 	return -1;
+}
+
+long long swaps_used_kb(const char *name)
+{
+	return swaps_column_kb(name, 0);
 }
 
 int swaps_contains(const char *substr)
@@ -753,17 +759,7 @@ long long zswap_stat(const char *name)
 
 static long long swaps_size_kb(const char *name)
 {
-	char buf[8192], fname[512], type[64];
-	long long size, used;
-	char *p = swaps_lines(buf, sizeof(buf));
-
-	if (!p)
-		return -1;
-	for (char *line = strtok(p, "\n"); line; line = strtok(NULL, "\n"))
-		if (sscanf(line, "%511s %63s %lld %lld", fname, type, &size, &used) == 4 &&
-		    !strcmp(fname, name))
-			return size;
-	return -1;
+	return swaps_column_kb(name, 1);
 }
 
 void swap_env_setup(struct swap_env *env, int argc, char **argv)
