@@ -26,7 +26,7 @@ BOOT=1 step "per-commit gates and boots" run checks/percommit.sh
 
 # The tip and the unpatched baseline, full guest suites.
 if [ -f "$tipimg" ]; then
-	for sc in vswap-on vswap-off vswap-bogus zswap-only zswap-regress; do
+	for sc in vswap-on vswap-off vswap-bogus zswap-only zswap-regress phys phys-regress; do
 		step "tip: $sc" run qemu-test/run.sh "$tipimg" "$sc" tip
 	done
 else
@@ -35,6 +35,7 @@ fi
 if [ -f "$baseimg" ]; then
 	step "baseline: unpatched kernel" run qemu-test/run.sh "$baseimg" baseline baseline
 	step "baseline: zswap regression" run qemu-test/run.sh "$baseimg" zswap-regress baseline
+	step "baseline: physical swap regression" run qemu-test/run.sh "$baseimg" phys-regress baseline
 else
 	record FAIL "baseline/boot" "no baseline kernel was built"
 fi

@@ -4,13 +4,22 @@
  * test_zswap (built static from the tree by initramfs.sh, unchanged, as
  * /tests/test_zswap) passes, with and without a swap device.
  *
- *   kselftest_zswap [DEVICE]     regression mode: the swap disk (default /dev/vda)
+ *   kselftest_zswap [DEVICE]     the swap disk: regression mode (default
+ *                                /dev/vda), or vswap + swap area with vswap=on
  *
- * Mode as in the other zswap tests (swap_env_setup): vswap mode with the
- * vswap device and no swap area, regression mode with a swap area on
- * DEVICE.  test_zswap runs once, at the cgroup2 root as it expects; each
- * of its sub-tests gives one result here:
+ * Mode as in the other zswap tests (swap_env_setup_flags with
+ * SWAP_ENV_DISK_ARG): vswap mode with the vswap device and no swap area
+ * (no DEVICE given), vswap + swap area with the vswap device and DEVICE
+ * swapon'ed behind it (physical swap as a vswap backend), regression mode
+ * with a swap area on DEVICE and no vswap device.  test_zswap runs once,
+ * at the cgroup2 root as it expects; each of its sub-tests gives one
+ * result here:
  *  - regression mode: every sub-test must pass;
+ *  - vswap + swap area: every sub-test must pass, the writeback ones too,
+ *    and a kselftest SKIP is a failure (everything can run there); vswap
+ *    "used" and "phys", sampled every 100 ms while it runs, must have
+ *    been above 0 (the pages went through vswap to the swap area, not to
+ *    the swap area directly);
  *  - vswap mode: test_zswap_usage, test_zswapin,
  *    test_zswap_writeback_disabled and test_no_kmem_bypass must pass:
  *    zswap alone does what they check.  test_swapin_nozswap
@@ -21,15 +30,17 @@
  *    saying so, an "ok" as a pass.  Their cgroups OOM by design, so the
  *    run is bracketed for dmesg_check (oom_expect_begin).
  * A sub-test with no result (test_zswap died or was killed at the time
- * limit) fails in every mode; a kselftest SKIP is reported as a SKIP.
+ * limit) fails in every mode; a kselftest SKIP is reported as a SKIP
+ * (but with vswap + swap area, see above).
  *
  * The selftest's stdout is line-buffered (kselftest/linebuf.c) and its
  * lines are deduplicated anyway: a forked child can print the parent's
  * unflushed lines again.  test_no_kmem_bypass raises vm.min_free_kbytes
  * to half of RAM, which wedges a guest that cannot swap (global OOM, then
- * a panic): in vswap mode the wrapper stops test_zswap before it when the
- * earlier sub-tests show that zswap stores nothing (see stop_early), it
- * restores the value afterwards, and the scenarios run this test last.
+ * a panic): in vswap mode with no device the wrapper stops test_zswap
+ * before it when the earlier sub-tests show that zswap stores nothing
+ * (see stop_early), it restores the value afterwards, and the scenarios
+ * run this test last.
  */
 #define _GNU_SOURCE
 #include "lib.h"
@@ -76,6 +87,8 @@ struct run {
 	enum res res[NSUBS];
 	int killed;		/* at its time limit */
 	int stopped;		/* before test_no_kmem_bypass: see stop_early() */
+	long long used_peak;	/* highest vswap "used" seen while it ran */
+	long long phys_peak;	/* highest vswap "phys" seen while it ran */
 	int status;
 	char *out;		/* everything it printed */
 	size_t len;
@@ -209,6 +222,7 @@ static void run_test_zswap(struct run *run, int secs, int vswap)
 
 	run->out = calloc(1, cap);
 	run->len = 0;
+	run->used_peak = run->phys_peak = -1;
 	memset(run->res, 0, sizeof(run->res));
 	if (!run->out || pipe2(fds, O_CLOEXEC)) {
 		run->status = -errno;
@@ -237,7 +251,12 @@ static void run_test_zswap(struct run *run, int secs, int vswap)
 			run->stopped = !run->killed;
 			break;
 		}
-		if (poll(&pfd, 1, left > 1000 ? 1000 : left) <= 0)
+		/* Sampled every 100 ms: the sub-tests hold their pages for seconds. */
+		if (vswap_stat("used") > run->used_peak)
+			run->used_peak = vswap_stat("used");
+		if (vswap_stat("phys") > run->phys_peak)
+			run->phys_peak = vswap_stat("phys");
+		if (poll(&pfd, 1, left > 100 ? 100 : left) <= 0)
 			continue;
 		r = read(fds[0], run->out + run->len, cap - 1 - run->len);
 		if (r <= 0)
@@ -310,7 +329,8 @@ int main(int argc, char **argv)
 	t_init("kselftest_zswap");
 	if (cmdline_get("vtest.timeout", buf, sizeof(buf)))
 		tmo = atoi(buf);
-	swap_env_setup(&env, argc, argv);
+	swap_env_setup_flags(&env, argc, argv, SWAP_ENV_DISK_ARG);
+	/* Only vswap with no device lacks what some sub-tests need. */
 	vswap = env.mode == SWAP_VSWAP;
 	if (access(BIN, X_OK))
 		t_bail("test_zswap in the initramfs", "%s: %s (initramfs.sh builds it from the "
@@ -337,6 +357,17 @@ int main(int argc, char **argv)
 	read_file(MIN_FREE, buf, sizeof(buf));
 	t_ok(!strcmp(buf, min_free), "vm.min_free_kbytes restored",
 	     "is %.20s, was %.20s", buf, min_free);
+	if (env.mode != SWAP_DISK)
+		t_diag("while test_zswap ran: vswap used peaked at %lld, phys at %lld",
+		       run.used_peak, run.phys_peak);
+	if (env.mode == SWAP_VSWAP_DISK) {
+		/* Otherwise the sub-tests may have passed on physical swap alone. */
+		t_ok(run.used_peak > 0, "test_zswap's pages took vswap slots",
+		     "vswap used peaked at %lld", run.used_peak);
+		t_ok(run.phys_peak > 0, "test_zswap's pages reached the swap area behind vswap",
+		     "vswap phys peaked at %lld%s", run.phys_peak,
+		     run.phys_peak < 0 ? " (no phys counter)" : "");
+	}
 
 	for (size_t i = 0; i < NSUBS; i++) {
 		const struct sub *s = &subs[i];
@@ -353,6 +384,9 @@ int main(int argc, char **argv)
 		else if (r == KR_NONE)
 			t_fail(name, "no result from test_zswap (%s%s)", status_str(run.status),
 			       run.killed ? ", killed at the time limit" : "");
+		else if (r == KR_SKIP && env.mode == SWAP_VSWAP_DISK)
+			t_fail(name, "test_zswap skipped it; with vswap and a swap area every "
+			       "sub-test must run");
 		else if (r == KR_SKIP)
 			t_skip(name, "test_zswap skipped it");
 		else if (r == KR_OK)

@@ -333,25 +333,48 @@ int swaps_count(void)
 	return n;
 }
 
-/* Size (want_size) or Used column, KiB, of name's /proc/swaps line; -1 if absent. */
-static long long swaps_column_kb(const char *name, int want_size)
+/* Size, Used (KiB) or Priority column (col 0, 1, 2) of name's /proc/swaps line. */
+static int swaps_column(const char *name, int col, long long *val)
 {
 	char buf[8192], fname[512], type[64];
-	long long size, used;
+	long long v[3];
 	char *p = swaps_lines(buf, sizeof(buf));
 
 	if (!p)
-		return -1;
+		return -EIO;
 	for (char *line = strtok(p, "\n"); line; line = strtok(NULL, "\n"))
-		if (sscanf(line, "%511s %63s %lld %lld", fname, type, &size, &used) == 4 &&
-		    !strcmp(fname, name))
-			return want_size ? size : used;
-	return -1;
+		if (sscanf(line, "%511s %63s %lld %lld %lld", fname, type, &v[0], &v[1],
+			   &v[2]) == 5 && !strcmp(fname, name)) {
+			*val = v[col];
+			return 0;
+		}
+	return -ENOENT;
 }
 
 long long swaps_used_kb(const char *name)
 {
-	return swaps_column_kb(name, 0);
+	long long v;
+
+	return swaps_column(name, 1, &v) ? -1 : v;
+}
+
+long long swaps_size_kb(const char *name)
+{
+	long long v;
+
+	return swaps_column(name, 0, &v) ? -1 : v;
+}
+
+long long swaps_used_pages(const char *name)
+{
+	long long kb = swaps_used_kb(name);
+
+	return kb < 0 ? -1 : kb * 1024 / (long long)page_size();
+}
+
+int swaps_prio(const char *name, long long *prio)
+{
+	return swaps_column(name, 2, prio);
 }
 
 int swaps_contains(const char *substr)
@@ -409,6 +432,25 @@ int make_swap(const char *path)
 out:
 	close(fd);
 	return ret;
+}
+
+int swap_area_on(const char *dev, int prio)
+{
+	struct stat st;
+	int flags = 0, r;
+
+	if (stat(dev, &st))
+		return -errno;
+	if (!S_ISBLK(st.st_mode))
+		return -ENOTBLK;
+	if (swaps_used_kb(dev) >= 0 && swapoff(dev))
+		return -errno;
+	r = make_swap(dev);
+	if (r)
+		return r;
+	if (prio >= 0)
+		flags = SWAP_FLAG_PREFER | ((prio << SWAP_FLAG_PRIO_SHIFT) & SWAP_FLAG_PRIO_MASK);
+	return swapon(dev, flags) ? -errno : 0;
 }
 
 /* ---- cgroups -------------------------------------------------------------- */
@@ -594,9 +636,14 @@ static uint64_t page_sum(const uint64_t *w, size_t nw)
 static void fill_page(uint64_t *w, size_t nw, uint64_t seed, uint64_t idx,
 		      enum pat_kind kind)
 {
-	int random = kind == PAT_RANDOM || (kind == PAT_MIXED && (idx & 1));
+	int random = kind == PAT_RANDOM || (kind == PAT_MIXED && (idx & 1)) ||
+		     (kind == PAT_MIX3 && idx % 3 == 1);
 	uint64_t s = mix(seed ^ mix(idx + 1));
 
+	if (kind == PAT_ZERO || (kind == PAT_MIX3 && idx % 3 == 2)) {
+		memset(w, 0, nw * 8);
+		return;
+	}
 	w[0] = PAT_MAGIC;
 	w[1] = seed;
 	w[2] = idx;
@@ -706,6 +753,15 @@ int pageout(void *buf, size_t npages)
 	return madvise(buf, npages * page_size(), MADV_PAGEOUT) ? -errno : 0;
 }
 
+long long proc_status_kb(pid_t pid, const char *key)
+{
+	char path[64];
+	long long v;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	return read_key(path, key, &v) ? -1 : v;
+}
+
 int blk_sectors(const char *dev, long long *rd, long long *wr)
 {
 	char path[256], buf[512];
@@ -757,33 +813,15 @@ long long zswap_stat(const char *name)
 	return read_ll(path, &v) ? -1 : v;
 }
 
-static long long swaps_size_kb(const char *name)
+/* The swap area of SWAP_DISK and SWAP_VSWAP_DISK: a fresh header, swapon. */
+static void swap_env_disk(struct swap_env *env)
 {
-	return swaps_column_kb(name, 1);
-}
-
-void swap_env_setup(struct swap_env *env, int argc, char **argv)
-{
-	char val[16] = "";
 	struct stat st;
 	int r;
 
-	read_file("/sys/module/zswap/parameters/enabled", val, sizeof(val));
-	t_ok(val[0] == 'Y', "zswap enabled", "zswap.enabled is '%.1s'", val);
-	env->dev = argc > 1 ? argv[1] : "/dev/vda";
-	env->size_kb = -1;
-	if (path_exists(VSWAP_DIR)) {
-		env->mode = SWAP_VSWAP;
-		t_diag("vswap mode: %s exists, pages can only go to zswap", VSWAP_DIR);
-		t_ok(swaps_count() == 0, "vswap mode: no swap area in /proc/swaps",
-		     "%d listed", swaps_count());
-		return;
-	}
-	env->mode = SWAP_DISK;
-	t_diag("regression mode: no %s, swap area on %s", VSWAP_DIR, env->dev);
 	if (stat(env->dev, &st) || !S_ISBLK(st.st_mode))
-		t_bail("swap disk present", "no vswap device and %s is not a block device "
-		       "(scenario disks=?)", env->dev);
+		t_bail("swap disk present", "%s%s is not a block device (scenario disks=?)",
+		       env->mode == SWAP_DISK ? "no vswap device and " : "", env->dev);
 	if (swaps_used_kb(env->dev) >= 0 && swapoff(env->dev))
 		t_bail("swapoff a stale swap area", "%s: %s", env->dev, strerror(errno));
 	r = make_swap(env->dev);
@@ -794,13 +832,48 @@ void swap_env_setup(struct swap_env *env, int argc, char **argv)
 		t_bail("swapon", "%s: %s", env->dev, strerror(errno));
 	env->size_kb = swaps_size_kb(env->dev);
 	t_ok(env->size_kb > 0 && swaps_count() == 1,
-	     "regression mode: swap area on the disk is the only one",
+	     env->mode == SWAP_DISK ? "regression mode: swap area on the disk is the only one" :
+	     "vswap + swap area mode: the swap area on the disk is the only one",
 	     "%s size %lld KiB, %d areas listed", env->dev, env->size_kb, swaps_count());
+}
+
+void swap_env_setup_flags(struct swap_env *env, int argc, char **argv, unsigned int flags)
+{
+	char val[16] = "";
+
+	read_file("/sys/module/zswap/parameters/enabled", val, sizeof(val));
+	t_ok(val[0] == 'Y', "zswap enabled", "zswap.enabled is '%.1s'", val);
+	env->dev = argc > 1 ? argv[1] : "/dev/vda";
+	env->size_kb = -1;
+	if (!path_exists(VSWAP_DIR)) {
+		env->mode = SWAP_DISK;
+		t_diag("regression mode: no %s, swap area on %s", VSWAP_DIR, env->dev);
+		swap_env_disk(env);
+		return;
+	}
+	if ((flags & SWAP_ENV_DISK) || ((flags & SWAP_ENV_DISK_ARG) && argc > 1)) {
+		env->mode = SWAP_VSWAP_DISK;
+		t_diag("vswap + swap area mode: %s exists, swap area on %s behind it",
+		       VSWAP_DIR, env->dev);
+		t_ok(swaps_count() == 0, "vswap + swap area mode: no swap area before the test",
+		     "%d listed", swaps_count());
+		swap_env_disk(env);
+		return;
+	}
+	env->mode = SWAP_VSWAP;
+	t_diag("vswap mode: %s exists, pages can only go to zswap", VSWAP_DIR);
+	t_ok(swaps_count() == 0, "vswap mode: no swap area in /proc/swaps",
+	     "%d listed", swaps_count());
+}
+
+void swap_env_setup(struct swap_env *env, int argc, char **argv)
+{
+	swap_env_setup_flags(env, argc, argv, 0);
 }
 
 void swap_env_teardown(struct swap_env *env)
 {
-	if (env->mode != SWAP_DISK)
+	if (env->mode == SWAP_VSWAP)
 		return;
 	errno = 0;
 	t_ok(!swapoff(env->dev) && swaps_count() == 0, "swapoff, no swap area left",
@@ -813,18 +886,16 @@ const char *swap_env_name(const struct swap_env *env)
 
 	if (env->mode == SWAP_VSWAP)
 		return "vswap";
-	snprintf(buf, sizeof(buf), "swap area on %s", env->dev);
+	snprintf(buf, sizeof(buf), "%sswap area on %s",
+		 env->mode == SWAP_VSWAP_DISK ? "vswap + " : "", env->dev);
 	return buf;
 }
 
 long long swap_env_used(const struct swap_env *env)
 {
-	long long kb;
-
-	if (env->mode == SWAP_VSWAP)
+	if (env->mode != SWAP_DISK)
 		return vswap_stat("used");
-	kb = swaps_used_kb(env->dev);
-	return kb < 0 ? -1 : kb * 1024 / (long long)page_size();
+	return swaps_used_pages(env->dev);
 }
 
 /* ---- kernel log ----------------------------------------------------------- */

@@ -83,10 +83,22 @@ int cmdline_get(const char *key, char *buf, size_t size);
 int swaps_count(void);
 /* Used column (KiB) of the /proc/swaps entry for name, -1 if not listed. */
 long long swaps_used_kb(const char *name);
+/* Size column (KiB) of the entry for name, -1 if not listed. */
+long long swaps_size_kb(const char *name);
+/* Used column in pages, -1 if not listed. */
+long long swaps_used_pages(const char *name);
+/* Priority column of the entry for name: 0, or -ENOENT if not listed. */
+int swaps_prio(const char *name, long long *prio);
 /* Does any /proc/swaps line contain substr? */
 int swaps_contains(const char *substr);
 /* Write a version-1 swap header ("SWAPSPACE2") over a block device or file. */
 int make_swap(const char *path);
+/*
+ * Make a block device a swap area and swapon it: swapoff first if it is
+ * listed, a fresh header, then swapon with priority prio (SWAP_FLAG_PREFER;
+ * prio < 0: the kernel's default).  0 or -errno; reports nothing.
+ */
+int swap_area_on(const char *dev, int prio);
 
 /* ---- cgroups -------------------------------------------------------------- */
 
@@ -129,6 +141,8 @@ enum pat_kind {
 	PAT_RANDOM,		/* xorshift noise: zswap rejects it, goes to disk */
 	PAT_MIXED,		/* even pages compressible, odd pages random */
 	PAT_REPEAT,		/* one word repeated: ~76 bytes of zswap pool a page */
+	PAT_ZERO,		/* all zero: swapped out as zero, no zswap entry, no I/O */
+	PAT_MIX3,		/* page i % 3: 0 compressible, 1 random, 2 zero */
 };
 
 size_t page_size(void);
@@ -169,10 +183,12 @@ int pageout(void *buf, size_t npages);
  * (CONFIG_VM_EVENT_COUNTERS=n: no pswpin/pswpout).  0 or -errno.
  */
 int blk_sectors(const char *dev, long long *rd, long long *wr);
+/* A "Key:  N kB" line of /proc/PID/status (VmSwap, VmRSS, ...), -1 if missing. */
+long long proc_status_kb(pid_t pid, const char *key);
 
 /* ---- swap backends -------------------------------------------------------- */
 
-/* VSWAP_DIR/name ("used", "clusters"), -1 if missing. */
+/* VSWAP_DIR/name ("used", "clusters", "phys"), -1 if missing. */
 long long vswap_stat(const char *name);
 /* Poll vswap "used" until it is <= target or ms pass; the last value (-1: missing). */
 long long vswap_wait_used(long long target, int ms);
@@ -183,14 +199,16 @@ long long zswap_stat(const char *name);
  * Where a test's pages can go.  SWAP_VSWAP: VSWAP_DIR exists, nothing in
  * /proc/swaps (zswap with no swap device).  SWAP_DISK: no vswap device; the
  * test made a swap area on a disk and swapon'ed it (regression mode, also
- * the unpatched kernel).
+ * the unpatched kernel).  SWAP_VSWAP_DISK: VSWAP_DIR exists and the test
+ * swapon'ed a swap area too: pages take vswap slots, zswap stores what it
+ * can, the area backs the rest (physical swap as a vswap backend).
  */
-enum swap_mode { SWAP_VSWAP, SWAP_DISK };
+enum swap_mode { SWAP_VSWAP, SWAP_DISK, SWAP_VSWAP_DISK };
 
 struct swap_env {
 	enum swap_mode mode;
-	const char *dev;	/* SWAP_DISK: the swap area */
-	long long size_kb;	/* SWAP_DISK: its size in /proc/swaps */
+	const char *dev;	/* SWAP_DISK, SWAP_VSWAP_DISK: the swap area */
+	long long size_kb;	/* SWAP_DISK, SWAP_VSWAP_DISK: its size in /proc/swaps */
 };
 
 /*
@@ -198,13 +216,26 @@ struct swap_env {
  * listed; otherwise dev (argv[1], default /dev/vda) gets a fresh swap
  * header and is swapon'ed (swapoff'ed first if a previous test left it
  * on).  Zswap must be enabled in both modes.  Bails out when neither works.
+ * The same as swap_env_setup_flags(env, argc, argv, 0).
  */
 void swap_env_setup(struct swap_env *env, int argc, char **argv);
-/* SWAP_DISK: swapoff the area and report it; nothing for SWAP_VSWAP. */
+/*
+ * With VSWAP_DIR, flags choose SWAP_VSWAP_DISK over SWAP_VSWAP:
+ * SWAP_ENV_DISK_ARG when a DEVICE argument (argv[1]) is given,
+ * SWAP_ENV_DISK always (argv[1] or /dev/vda).  The area is made as in
+ * regression mode; /proc/swaps must be empty before.
+ */
+#define SWAP_ENV_DISK_ARG	1u
+#define SWAP_ENV_DISK		2u
+void swap_env_setup_flags(struct swap_env *env, int argc, char **argv, unsigned int flags);
+/* Swapoff the area and report it; nothing for SWAP_VSWAP. */
 void swap_env_teardown(struct swap_env *env);
-/* "vswap" or "swap area on /dev/vda". */
+/* "vswap", "swap area on /dev/vda" or "vswap + swap area on /dev/vda". */
 const char *swap_env_name(const struct swap_env *env);
-/* Slots in use: vswap "used" or the area's Used column in pages; -1 unknown. */
+/*
+ * Slots in use: vswap "used" (both vswap modes) or the area's Used column
+ * in pages; -1 unknown.
+ */
 long long swap_env_used(const struct swap_env *env);
 
 /* ---- kernel log ----------------------------------------------------------- */
