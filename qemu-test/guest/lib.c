@@ -753,6 +753,15 @@ int pageout(void *buf, size_t npages)
 	return madvise(buf, npages * page_size(), MADV_PAGEOUT) ? -errno : 0;
 }
 
+int blk_set_nonrot(const char *dev)
+{
+	const char *base = strrchr(dev, '/');
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/block/%s/queue/rotational", base ? base + 1 : dev);
+	return write_file(path, "0");
+}
+
 long long proc_status_kb(pid_t pid, const char *key)
 {
 	char path[64];

@@ -185,6 +185,12 @@ int pageout(void *buf, size_t npages);
 int blk_sectors(const char *dev, long long *rd, long long *wr);
 /* A "Key:  N kB" line of /proc/PID/status (VmSwap, VmRSS, ...), -1 if missing. */
 long long proc_status_kb(pid_t pid, const char *key);
+/*
+ * Mark a disk non-rotational (/sys/block/NAME/queue/rotational = 0), before
+ * its swapon: 6.12 gives rotational areas the old linear slot scan, without
+ * clusters for large folios or the reclaim of full clusters.  0 or -errno.
+ */
+int blk_set_nonrot(const char *dev);
 
 /* ---- swap backends -------------------------------------------------------- */
 

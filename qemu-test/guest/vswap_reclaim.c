@@ -10,7 +10,7 @@
  *
  * Modes (swap_env_setup_flags, SWAP_ENV_DISK): vswap + swap area when the
  * vswap device exists, regression mode (vswap=off, unpatched) otherwise.
- * The disk is made non-rotational first (see make_nonrot()).
+ * The disk is made non-rotational first (see main()).
  *
  * Each case: a holder H in its own cgroup writes HOLD (a third of the
  * area) of random pages, pushes them to the disk with MADV_PAGEOUT and
@@ -263,28 +263,18 @@ static void run_case(const char *name, int do_fork)
 	cg_destroy(wcg);
 }
 
-/*
- * A virtio disk says it is rotational, and 6.12 gives a rotational area the
- * old linear slot scan, which only reclaims a cache-only slot it happens to
- * pass while the area still has free ones.  The cluster allocator of
- * non-rotational areas (SSD, zram), which vswap's physical slots mostly
- * come from, reclaims full clusters once the area is full: test that one.
- */
-static void make_nonrot(const char *dev)
-{
-	const char *base = strrchr(dev, '/');
-	char path[128];
-	int r;
-
-	snprintf(path, sizeof(path), "/sys/block/%s/queue/rotational", base ? base + 1 : dev);
-	r = write_file(path, "0");
-	t_ok(r == 0, "area is non-rotational (cluster allocator)", "%s: %s", path, strerror(-r));
-}
-
 int main(int argc, char **argv)
 {
 	t_init("vswap_reclaim");
-	make_nonrot(argc > 1 ? argv[1] : "/dev/vda");
+	/*
+	 * A virtio disk says it is rotational, and 6.12 gives a rotational
+	 * area the old linear slot scan, which only reclaims a cache-only slot
+	 * it happens to pass while the area still has free ones.  The cluster
+	 * allocator of non-rotational areas (SSD, zram), which reclaims full
+	 * clusters once the area is full, is the one to test.
+	 */
+	t_ok(blk_set_nonrot(argc > 1 ? argv[1] : "/dev/vda") == 0,
+	     "area is non-rotational (cluster allocator)", "cannot write its queue/rotational");
 	swap_env_setup_flags(&env, argc, argv, SWAP_ENV_DISK);
 	area_pages = (env.size_kb << 10) / (long long)page_size();
 	if (area_pages < 2048)
