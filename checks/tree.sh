@@ -38,6 +38,9 @@ do_baseline() {
 	[ -f "$src/MAINTAINERS" ] || die "unexpected tarball layout in $KSRC_TARBALL"
 	msg "creating baseline commit (git add -A -f of the whole tree takes a minute)"
 	KTREE=$src kgit init -q -b master
+	# The baseline is ~90k loose objects: an automatic gc after a commit or
+	# rebase would repack them all and take both cores for minutes.
+	KTREE=$src kgit config gc.auto 0
 	KTREE=$src kgit add -A -f
 	KTREE=$src GIT_AUTHOR_DATE="$BASE_DATE" GIT_COMMITTER_DATE="$BASE_DATE" \
 		kgit commit -q -m "Linux $(make -s -C "$src" kernelversion) from Debian $KSRC_PKG $KSRC_VERSION" \
