@@ -813,6 +813,18 @@ long long vswap_wait_used(long long target, int ms)
 	return used;
 }
 
+long long cg_wait_le(const char *cg, const char *file, long long target, int ms)
+{
+	long long v = -1;
+
+	for (int i = 0; cg_read_ll(cg, file, &v) || v > target; i++) {
+		if (i >= ms / 100)
+			return cg_read_ll(cg, file, &v) ? -1 : v;
+		usleep(100000);
+	}
+	return v;
+}
+
 long long zswap_stat(const char *name)
 {
 	char path[256];

@@ -118,6 +118,11 @@ int cg_read_key(const char *cg, const char *file, const char *key, long long *va
  * CONFIG_VM_EVENT_COUNTERS.
  */
 long long cg_stat(const char *cg, const char *key);
+/*
+ * Poll the integer file of cg until it reads <= target or ms pass (freed
+ * swap is uncharged asynchronously).  The last value, -1 if unreadable.
+ */
+long long cg_wait_le(const char *cg, const char *file, long long target, int ms);
 /* Move the calling process into cg. */
 int cg_enter(const char *cg);
 /* Kill what is left in cg and rmdir it. */
