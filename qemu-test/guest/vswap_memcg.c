@@ -47,8 +47,15 @@
  * back byte-exact.  After the worker exits, the parent's
  * memory.swap.current and memory.zswap.current are 0.
  *
- * After every worker: memory.swap.current 0 and (vswap) vswap "used" and
- * "phys" 0, /proc/swaps Used 0 (regression: within the slot caches).
+ * debugfs (vswap): at every checkpoint above, vswap "zswap" equals
+ * zswap's stored_pages, "phys" equals Used, and zswap + zero + phys equals
+ * "used" (swap.max: at most "used", as refused pages keep a slot in
+ * memory); the zero pages of the zswap phase are all in "zero"; under
+ * swap.max, "phys_reject" rises exactly with memory.swap.events max.
+ *
+ * After every worker: memory.swap.current 0 (regression: within the slot
+ * caches), memory.zswap.current 0, (vswap) vswap "used", "zswap", "zero"
+ * and "phys" 0, /proc/swaps Used 0 (regression: within the slot caches).
  */
 #include "lib.h"
 
@@ -89,6 +96,37 @@ static long long swap_cur_pages(const char *cg)
 static long long disk_used(void)
 {
 	return has_disk() ? swaps_used_pages(env.dev) : 0;
+}
+
+/*
+ * vswap's debugfs counters at a checkpoint: "zswap" equals zswap's
+ * stored_pages (every zswap entry here is a vswap slot's: order-0 anonymous
+ * pages only), "phys" the area's Used, and zswap + zero + phys make up
+ * "used": exactly when every slot in use has a backend, at most "used"
+ * when some folios stay in memory with a slot and no backend (a refused
+ * physical slot).  Nothing to check in regression mode.
+ */
+static void check_backends(const char *when, int exact)
+{
+	long long used = vswap_stat("used"), z = vswap_stat("zswap");
+	long long zero = vswap_stat("zero"), phys = vswap_stat("phys");
+	long long stored = zswap_stat("stored_pages"), disk = disk_used();
+	long long sum = z + zero + phys;
+	char name[160];
+
+	if (!vsw())
+		return;
+	t_diag("%s: vswap used %lld = zswap %lld + zero %lld + phys %lld%s; "
+	       "stored_pages %lld, Used %lld pages, alloc_reject %lld, phys_reject %lld",
+	       when, used, z, zero, phys, exact ? "" : " + in memory", stored, disk,
+	       vswap_stat("alloc_reject"), vswap_stat("phys_reject"));
+	snprintf(name, sizeof(name), "%s: debugfs zswap + zero + phys %s used", when,
+		 exact ? "equal" : "within");
+	t_ok(z >= 0 && zero >= 0 && phys >= 0 && (exact ? sum == used : sum <= used),
+	     name, "%lld + %lld + %lld vs used %lld", z, zero, phys, used);
+	snprintf(name, sizeof(name), "%s: debugfs zswap = stored_pages, phys = Used", when);
+	t_ok(z == stored && phys == disk, name, "zswap %lld vs %lld, phys %lld vs %lld",
+	     z, stored, phys, disk);
 }
 
 /* Equal (vswap: exactly), or within the slot caches (regression mode). */
@@ -146,7 +184,13 @@ static int zswap_worker(const char *cg, void *arg)
 	       zout, cg_stat(cg, "swpout_zero"), zcur, maxcur, peak,
 	       zswap_stat("stored_pages"));
 	t_ok(zcur > 0, "zswap: memory.zswap.current > 0", "%lld", zcur);
+	check_backends("zswap", 1);
 	if (vsw()) {
+		long long zero = vswap_stat("zero"), zpout = cg_stat(cg, "swpout_zero");
+
+		t_ok(zero == zpout && zero >= (long long)nz * 3 / 4,
+		     "zswap: debugfs zero counts the zero pages swapped out",
+		     "zero %lld, swpout_zero %lld, for %zu pages", zero, zpout, nz);
 		t_ok(zout >= (long long)nc * 3 / 4,
 		     "zswap: memory.swap.max 0 does not keep pages out of zswap",
 		     "zswpout %lld for %zu pages", zout, nc);
@@ -223,6 +267,7 @@ static int phys_worker(const char *cg, void *arg)
 		return t_fail("physical: map", "mmap: %s", strerror(errno)), 1;
 	fill_out(pr, nr, SEED_R, PAT_RANDOM);
 	settle(cg, &a, "random pages out");
+	check_backends("random pages out", 1);
 	t_ok(a.cur >= (long long)nr * 3 / 4, "physical: random pages are charged",
 	     "memory.swap.current %lld pages for %zu", a.cur, nr);
 	t_ok(matches(a.cur, a.disk), "physical: memory.swap.current equals Used",
@@ -233,12 +278,14 @@ static int phys_worker(const char *cg, void *arg)
 
 	fill_out(pc, nc, SEED_C, PAT_COMPRESSIBLE);
 	settle(cg, &a, "compressible pages out");
+	check_backends("compressible pages out", 1);
 	cg_read_ll(cg, "memory.zswap.current", &zcur);
 	snprintf(val, sizeof(val), "%lld", zcur > 16 ? zcur / 4 : 4096);
 	t_ok(zcur > 0 && !cg_write(cg, "memory.zswap.max", val),
 	     "physical: memory.zswap.max lowered", "memory.zswap.current %lld", zcur);
 	fill_out(pw, nw, SEED_W, PAT_COMPRESSIBLE);
 	settle(cg, &b, "after writeback");
+	check_backends("after writeback", 1);
 	t_ok(b.wb > a.wb, "physical: zswap wrote entries back",
 	     "written_back_pages %lld -> %lld", a.wb, b.wb);
 	if (vsw()) {
@@ -266,6 +313,7 @@ static int max_worker(const char *cg, void *arg)
 	size_t nr = 16 * MiB / page_size(), nc = 16 * MiB / page_size(), bad;
 	char *pr = map_anon_4k(nr), *pc = map_anon_4k(nc);
 	long long zout0 = cg_stat(cg, "zswpout"), zout, events = -1;
+	long long rej0 = vswap_stat("phys_reject"), rej;
 	long long limit = 4 * MiB / page_size();
 	struct snap s;
 
@@ -275,6 +323,8 @@ static int max_worker(const char *cg, void *arg)
 	fill_out(pr, nr, SEED_R, PAT_RANDOM);
 	fill_out(pc, nc, SEED_C, PAT_COMPRESSIBLE);
 	settle(cg, &s, "swap.max: pushed out");
+	check_backends("swap.max", 0);
+	rej = vswap_stat("phys_reject") - rej0;
 	zout = cg_stat(cg, "zswpout") - zout0;
 	cg_read_key(cg, "memory.swap.events", "max", &events);
 	t_ok(s.cur >= 0 && s.cur <= limit, "swap.max: memory.swap.current within the limit",
@@ -288,6 +338,8 @@ static int max_worker(const char *cg, void *arg)
 		t_ok(s.cur > 0 && s.cur == s.phys,
 		     "swap.max: physical slots up to the limit, all charged",
 		     "memory.swap.current %lld pages, vswap phys %lld", s.cur, s.phys);
+		t_ok(rej == events, "swap.max: debugfs phys_reject counts the refusals",
+		     "phys_reject +%lld, memory.swap.events max %lld", rej, events);
 	}
 	bad = pat_verify(pr, nr, SEED_R, PAT_RANDOM);
 	bad += pat_verify(pc, nc, SEED_C, PAT_COMPRESSIBLE);
@@ -324,6 +376,7 @@ static int offline_worker(const char *cg, void *arg)
 	 * from there, oldest first.
 	 */
 	snap(o->parent, &a, "offline: child deleted");
+	check_backends("offline: child deleted", 1);
 	if (vsw())
 		t_ok(a.cur == 0, "offline: the deleted child's zswap pages are not charged",
 		     "parent memory.swap.current %lld pages", a.cur);
@@ -337,6 +390,7 @@ static int offline_worker(const char *cg, void *arg)
 		cg_write(o->parent, "memory.zswap.max", val);
 		fill_out(pw, nw, SEED_W, PAT_COMPRESSIBLE);
 		settle(o->parent, &b, "offline: after writeback");
+		check_backends("offline: after writeback", 1);
 		t_ok(b.wb - a.wb >= (long long)nc / 4,
 		     "offline: the deleted cgroup's entries were written back",
 		     "written_back_pages +%lld", b.wb - a.wb);
@@ -376,10 +430,16 @@ static void check_idle(const char *what, const char *cg)
 	snprintf(name, sizeof(name), "%s: no physical slot left in use", what);
 	t_ok(vsw() ? disk == 0 : disk >= 0 && disk <= SLACK, name, "Used %lld pages", disk);
 	if (vsw()) {
+		long long z, zero;
+
 		used = vswap_wait_used(0, 5000);
 		phys = vswap_stat("phys");
-		snprintf(name, sizeof(name), "%s: vswap used and phys back to 0", what);
-		t_ok(used == 0 && phys == 0, name, "used %lld, phys %lld", used, phys);
+		z = vswap_stat("zswap");
+		zero = vswap_stat("zero");
+		snprintf(name, sizeof(name), "%s: debugfs used, zswap, zero, phys back to 0",
+			 what);
+		t_ok(used == 0 && z == 0 && zero == 0 && phys == 0, name,
+		     "used %lld, zswap %lld, zero %lld, phys %lld", used, z, zero, phys);
 	}
 }
 
