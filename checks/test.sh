@@ -39,6 +39,12 @@ if [ -f "$baseimg" ]; then
 else
 	record FAIL "baseline/boot" "no baseline kernel was built"
 fi
+# Both phys-regress runs above: test_memcontrol with vswap=off gives, sub-test
+# for sub-test, what it gives on the unpatched kernel.
+if [ -f "$tipimg" ] && [ -f "$baseimg" ]; then
+	step "test_memcontrol: vswap=off vs the unpatched kernel" \
+		run checks/compare-kst.sh test_memcontrol tip baseline phys-regress
+fi
 
 # make bench's harness, tiny (no time is judged): a complete table, CSV, JSON and PNG.
 if [ -f "$tipimg" ] && [ -f "$baseimg" ]; then

@@ -5,10 +5,11 @@
 #
 # Every qemu-test/guest/*.c except lib.c is one test: built static with
 # lib.c into build/guest/bin/NAME and installed as /tests/NAME.  The
-# kernel's cgroup selftest test_zswap (run by guest/kselftest_zswap.c) is
-# built static from the kernel tree ($KTREE, unchanged sources, plus
-# kselftest/linebuf.c) into /tests/test_zswap; without the tree it is
-# left out, said so on stderr, and kselftest_zswap fails.  The
+# kernel's cgroup selftests test_zswap and test_memcontrol (run by
+# guest/kselftest_zswap.c and guest/kselftest_memcontrol.c) are built
+# static from the kernel tree ($KTREE, unchanged sources, plus
+# kselftest/linebuf.c) into /tests/; without the tree they are left out,
+# said so on stderr, and their wrappers fail.  The
 # initramfs is busybox (installed with --install -s at boot), /init and the
 # tests.  Nothing is rebuilt unless a source, /init, this script, busybox
 # or the compiler changed.
@@ -25,7 +26,10 @@ CFLAGS=(-static -O2 -Wall -Werror)
 # they do without optimisation: at -O2 gcc drops the malloc, the stores and
 # the free of test_zswap's allocate_bytes(), and nothing is ever swapped.
 kst=$KTREE/tools/testing/selftests
-KST_SRCS=("$kst/cgroup/test_zswap.c" "$kst/cgroup/cgroup_util.c" "$src/kselftest/linebuf.c")
+KST_TESTS=(test_zswap test_memcontrol)
+KST_COMMON=("$kst/cgroup/cgroup_util.c" "$src/kselftest/linebuf.c")
+KST_SRCS=("${KST_COMMON[@]}")
+for t in "${KST_TESTS[@]}"; do KST_SRCS+=("$kst/cgroup/$t.c"); done
 KST_HDRS=("$kst/cgroup/cgroup_util.h" "$kst/kselftest.h" "$kst/clone3/clone3_selftests.h")
 KST_CFLAGS=(-static -Wall -pthread -D_GNU_SOURCE= -I"$kst")
 have_kst() {
@@ -73,11 +77,13 @@ for c in "$src"/guest/*.c; do
 	cp "$out/bin/$name" "$out/root/tests/$name"
 done
 if have_kst; then
-	"$CC" "${KST_CFLAGS[@]}" -o "$out/bin/test_zswap" "${KST_SRCS[@]}" ||
-		die "kselftest test_zswap does not build from $kst"
-	cp "$out/bin/test_zswap" "$out/root/tests/test_zswap"
+	for t in "${KST_TESTS[@]}"; do
+		"$CC" "${KST_CFLAGS[@]}" -o "$out/bin/$t" "$kst/cgroup/$t.c" "${KST_COMMON[@]}" ||
+			die "kselftest $t does not build from $kst"
+		cp "$out/bin/$t" "$out/root/tests/$t"
+	done
 else
-	echo "initramfs.sh: no test_zswap sources under $kst: /tests/test_zswap left out" >&2
+	echo "initramfs.sh: no cgroup selftest sources under $kst: ${KST_TESTS[*]} left out of /tests" >&2
 fi
 cp "$busybox" "$out/root/bin/busybox"
 install -m 0755 "$src/init" "$out/root/init"

@@ -45,24 +45,17 @@
 #define _GNU_SOURCE
 #include "lib.h"
 
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #define BIN "/tests/test_zswap"
 #define MIN_FREE "/proc/sys/vm/min_free_kbytes"
-
-enum res { KR_NONE, KR_OK, KR_FAIL, KR_SKIP };
 
 static const struct sub {
 	const char *name;
@@ -84,14 +77,11 @@ static const struct sub {
 #define NSUBS (sizeof(subs) / sizeof(subs[0]))
 
 struct run {
-	enum res res[NSUBS];
-	int killed;		/* at its time limit */
-	int stopped;		/* before test_no_kmem_bypass: see stop_early() */
+	struct kst_run kst;
+	enum kst_res res[NSUBS];
+	int vswap;		/* vswap mode, no device */
 	long long used_peak;	/* highest vswap "used" seen while it ran */
 	long long phys_peak;	/* highest vswap "phys" seen while it ran */
-	int status;
-	char *out;		/* everything it printed */
-	size_t len;
 };
 
 static double now(void)
@@ -100,41 +90,6 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/*
- * Find "ok N NAME", "not ok N NAME" or "ok N # SKIP NAME" anywhere in the
- * line: a ksft_print_msg() without a newline glues the next result to it
- * ("...enablednot ok 4 test_zswap_writeback_enabled").
- */
-static int parse_result(const char *line, enum res *r, char *name, size_t size)
-{
-	for (const char *p = strstr(line, "ok "); p; p = strstr(p + 1, "ok ")) {
-		const char *q = p + 3, *n;
-		int skip = 0;
-
-		if (!isdigit((unsigned char)*q))
-			continue;
-		while (isdigit((unsigned char)*q))
-			q++;
-		if (*q++ != ' ')
-			continue;
-		if (!strncmp(q, "# SKIP ", 7)) {
-			skip = 1;
-			q += 7;
-		}
-		if (strncmp(q, "test_", 5))
-			continue;
-		for (n = q; *n && !isspace((unsigned char)*n); n++)
-			;
-		snprintf(name, size, "%.*s", (int)(n - q), q);
-		if (p - line >= 4 && !strncmp(p - 4, "not ", 4))
-			*r = KR_FAIL;
-		else
-			*r = skip ? KR_SKIP : KR_OK;
-		return 1;
-	}
-	return 0;
 }
 
 static int sub_index(const char *name)
@@ -179,18 +134,6 @@ static void cleanup_root(const char *root)
 	}
 }
 
-static void child_exec(int fd)
-{
-	dup2(fd, 1);
-	dup2(fd, 2);
-	setpgid(0, 0);
-	/* The wrapper is unkillable by the OOM killer; test_zswap must not be. */
-	write_file("/proc/self/oom_score_adj", "0");
-	execl(BIN, BIN, (char *)NULL);
-	printf("kselftest_zswap: exec %s: %s\n", BIN, strerror(errno));
-	_exit(127);
-}
-
 /*
  * test_no_kmem_bypass fills half of RAM and then raises vm.min_free_kbytes
  * to half of RAM: on a guest where nothing can be swapped out the global
@@ -200,127 +143,42 @@ static void child_exec(int fd)
  * (test_zswap_usage or test_zswapin not ok), test_zswap is stopped before
  * it: the remaining sub-tests then fail with "no result".
  */
-static int stop_early(const struct run *run, int vswap)
+static int stop_early(const struct run *run)
 {
 	int usage = sub_index("test_zswap_usage"), in = sub_index("test_zswapin");
 	int last = sub_index("test_zswap_writeback_disabled");
 
-	return vswap && run->res[last] != KR_NONE &&
+	return run->vswap && run->res[last] != KR_NONE &&
 	       (run->res[usage] == KR_FAIL || run->res[in] == KR_FAIL);
 }
 
-/*
- * Run test_zswap for at most secs seconds.  Results are deduplicated: the
- * first line for a sub-test counts.
- */
-static void run_test_zswap(struct run *run, int secs, int vswap)
+/* Every 100 ms: the sub-tests hold their pages for seconds. */
+static int tick(void *arg)
 {
-	size_t cap = 1 << 20;
-	double end = now() + secs;
-	int fds[2];
-	pid_t pid;
+	struct run *run = arg;
+	long long used = vswap_stat("used"), phys = vswap_stat("phys");
 
-	run->out = calloc(1, cap);
-	run->len = 0;
-	run->used_peak = run->phys_peak = -1;
-	memset(run->res, 0, sizeof(run->res));
-	if (!run->out || pipe2(fds, O_CLOEXEC)) {
-		run->status = -errno;
-		return;
-	}
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		run->status = -errno;
-		return;
-	}
-	if (pid == 0)
-		child_exec(fds[1]);
-	close(fds[1]);
-	setpgid(pid, pid);
-
-	for (size_t scanned = 0;;) {
-		struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
-		int left = (end - now()) * 1000;
-		ssize_t r;
-
-		if (left <= 0 || stop_early(run, vswap)) {
-			kill(-pid, SIGKILL);
-			kill(pid, SIGKILL);
-			run->killed = left <= 0;
-			run->stopped = !run->killed;
-			break;
-		}
-		/* Sampled every 100 ms: the sub-tests hold their pages for seconds. */
-		if (vswap_stat("used") > run->used_peak)
-			run->used_peak = vswap_stat("used");
-		if (vswap_stat("phys") > run->phys_peak)
-			run->phys_peak = vswap_stat("phys");
-		if (poll(&pfd, 1, left > 100 ? 100 : left) <= 0)
-			continue;
-		r = read(fds[0], run->out + run->len, cap - 1 - run->len);
-		if (r <= 0)
-			break;	/* EOF: test_zswap exited */
-		run->len += r;
-		run->out[run->len] = 0;
-		/* Parse whole lines as they arrive. */
-		for (char *nl; (nl = strchr(run->out + scanned, '\n')); scanned = nl + 1 - run->out) {
-			char line[1024], name[128];
-			enum res res;
-			int i;
-
-			snprintf(line, sizeof(line), "%.*s", (int)(nl - run->out - scanned),
-				 run->out + scanned);
-			if (parse_result(line, &res, name, sizeof(name)) &&
-			    (i = sub_index(name)) >= 0 && run->res[i] == KR_NONE)
-				run->res[i] = res;
-		}
-		if (run->len + 1 >= cap)
-			break;
-	}
-	close(fds[0]);
-	run->status = cg_wait(pid);
-	/* Reap what it left behind. */
-	kill(-pid, SIGKILL);
+	if (used > run->used_peak)
+		run->used_peak = used;
+	if (phys > run->phys_peak)
+		run->phys_peak = phys;
+	return stop_early(run);
 }
 
-/* Show the output once per distinct line. */
-static void show_output(const struct run *run)
+/* Results are deduplicated: the first line for a sub-test counts. */
+static void result(const char *name, enum kst_res res, void *arg)
 {
-	char *copy = strdup(run->out ? run->out : ""), *save = NULL;
-	char **seen = NULL;
-	size_t nseen = 0, dup = 0;
+	struct run *run = arg;
+	int i = sub_index(name);
 
-	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		size_t i;
-
-		for (i = 0; i < nseen && strcmp(seen[i], line); i++)
-			;
-		if (i < nseen) {
-			dup++;
-			continue;
-		}
-		seen = realloc(seen, (nseen + 1) * sizeof(*seen));
-		seen[nseen++] = line;
-		t_diag("| %s", line);
-	}
-	if (dup)
-		t_diag("%zu duplicated lines left out", dup);
-	t_diag("test_zswap %s%s", status_str(run->status),
-	       run->killed ? " (killed at the time limit)" :
-	       run->stopped ? " (stopped before test_no_kmem_bypass)" : "");
-	free(seen);
-	free(copy);
-}
-
-static const char *res_str(enum res r)
-{
-	return r == KR_OK ? "ok" : r == KR_FAIL ? "not ok" : r == KR_SKIP ? "SKIP" : "no result";
+	if (i >= 0 && run->res[i] == KR_NONE)
+		run->res[i] = res;
 }
 
 int main(int argc, char **argv)
 {
-	struct run run = { 0 };
+	struct run run = { .kst = { .bin = BIN, .tick = tick, .result = result },
+			   .used_peak = -1, .phys_peak = -1 };
 	char buf[64], min_free[64] = "";
 	struct swap_env env;
 	int tmo = 120, vswap, secs;
@@ -346,13 +204,16 @@ int main(int argc, char **argv)
 	 * report, restore and clean up before /init's limit.
 	 */
 	secs = tmo > 40 ? tmo - 15 : tmo * 2 / 3;
-	run_test_zswap(&run, secs < 150 ? secs : 150, vswap);
+	run.vswap = vswap;
+	run.kst.arg = &run;
+	run.kst.secs = secs < 150 ? secs : 150;
+	kst_run(&run.kst);
 	cleanup_root(CGROOT);
 	if (min_free[0])
 		write_file(MIN_FREE, min_free);
 	if (vswap)
 		oom_expect_end();
-	show_output(&run);
+	kst_show_output(&run.kst);
 	t_diag("test_zswap took %.1fs", now() - t0);
 	read_file(MIN_FREE, buf, sizeof(buf));
 	t_ok(!strcmp(buf, min_free), "vm.min_free_kbytes restored",
@@ -371,19 +232,19 @@ int main(int argc, char **argv)
 
 	for (size_t i = 0; i < NSUBS; i++) {
 		const struct sub *s = &subs[i];
-		enum res r = run.res[i];
+		enum kst_res r = run.res[i];
 		char name[160];
 
 		snprintf(name, sizeof(name), "test_zswap: %s", s->name);
-		t_diag("%s: %s; it checks: %s%s", s->name, res_str(r), s->why,
+		t_diag("%s: %s; it checks: %s%s", s->name, kst_res_str(r), s->why,
 		       s->needs_disk ? " (needs a swap device)" : "");
-		if (r == KR_NONE && run.stopped)
+		if (r == KR_NONE && run.kst.stopped)
 			t_fail(name, "not run: zswap stored nothing without a swap device "
 			       "(test_zswap_usage or test_zswapin failed), so test_zswap was "
 			       "stopped before test_no_kmem_bypass, which would wedge the guest");
 		else if (r == KR_NONE)
-			t_fail(name, "no result from test_zswap (%s%s)", status_str(run.status),
-			       run.killed ? ", killed at the time limit" : "");
+			t_fail(name, "no result from test_zswap (%s%s)", status_str(run.kst.status),
+			       run.kst.killed ? ", killed at the time limit" : "");
 		else if (r == KR_SKIP && env.mode == SWAP_VSWAP_DISK)
 			t_fail(name, "test_zswap skipped it; with vswap and a swap area every "
 			       "sub-test must run");

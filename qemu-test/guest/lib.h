@@ -285,4 +285,47 @@ void oom_expect_end(void);
 /* Number of "invoked oom-killer" records in the log so far. */
 int oom_kills_logged(void);
 
+/* ---- kernel selftests ------------------------------------------------------ */
+
+/*
+ * Run a kselftest binary of tools/testing/selftests (built static into the
+ * initramfs) and collect its per-test results.
+ */
+enum kst_res { KR_NONE, KR_OK, KR_FAIL, KR_SKIP };
+
+struct kst_run {
+	const char *bin;	/* in: the binary, run with no arguments */
+	int secs;		/* in: time limit; then its process group is killed */
+	/*
+	 * in, optional: called about every 100 ms while it runs; non-zero
+	 * stops it (stopped is set).
+	 */
+	int (*tick)(void *arg);
+	/* in, optional: every result line, in order (duplicates included) */
+	void (*result)(const char *name, enum kst_res res, void *arg);
+	void *arg;
+	int killed;		/* out: at the time limit */
+	int stopped;		/* out: by tick() */
+	int status;		/* out: as cg_wait() */
+	char *out;		/* out: everything it printed (malloc'ed) */
+	size_t len;
+};
+
+/*
+ * Fork and exec run->bin with stdout and stderr into a pipe, in its own
+ * process group and with oom_score_adj 0 (the wrapper may be unkillable),
+ * and read until it exits, run->secs pass or tick() says stop.
+ */
+void kst_run(struct kst_run *run);
+/*
+ * Find "ok N NAME", "not ok N NAME" or "ok N # SKIP NAME" (NAME starting
+ * with "test_") anywhere in a line: a ksft_print_msg() without a newline
+ * glues the next result to it.  1 if found.
+ */
+int kst_parse_result(const char *line, enum kst_res *r, char *name, size_t size);
+/* "ok", "not ok", "SKIP" or "no result". */
+const char *kst_res_str(enum kst_res r);
+/* Show run->out as diagnostics, each distinct line once, then its status. */
+void kst_show_output(const struct kst_run *run);
+
 #endif
