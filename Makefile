@@ -1,9 +1,10 @@
 # vswap for Linux 6.12: the one entry point.  `make help` lists the targets.
 # Every kernel test runs inside QEMU; nothing is loaded into this machine's kernel.
+# What boots where is data: qemu-test/plan (make plan shows it).
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
-.PHONY: help deps tree apply build demo check test-commits test test-guest \
-	export cover send pull-request bench status clean
+.PHONY: help deps tree apply build demo plan lint check test-commits check-configs \
+	test export cover send pull-request bench status clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
@@ -16,21 +17,32 @@ tree: deps ## unpack linux-source-6.12 as the reproducible baseline and apply br
 
 apply: tree ## same as tree: (re)apply branch-export/ onto the vswap branch
 
-build: tree ## build the guest kernel of the vswap branch into build/out/tip
-	@bash checks/build.sh tip
+build: tree ## build the guest kernel (variant base) of the kernel tree's checkout
+	@bash checks/build.sh base
 
 demo: build ## apply, build, boot with vswap=on in QEMU and show vswap
-	@bash qemu-test/demo.sh build/out/tip/arch/x86/boot/bzImage
+	@bash qemu-test/demo.sh build/out/tree-base/arch/x86/boot/bzImage
 
-check: tree ## per-commit gates: checkpatch --strict, build, sparse (no new warnings)
+plan: ## the test matrix: variants, kernels, scenarios and their tests (qemu-test/plan)
+	@bash qemu-test/plan.sh check && bash qemu-test/plan.sh table
+
+lint: deps ## shellcheck -x on every shell script
+	@rm -f build/results/results.txt
+	@bash checks/lint.sh; bash checks/summary.sh
+
+check: tree ## per-commit gates: checkpatch --strict, build, sparse and W=1 warnings (none new)
 	@rm -f build/results/results.txt
 	@bash checks/percommit.sh; bash checks/summary.sh
 
-test-commits: tree ## per-commit gates plus a vswap=on and vswap=off boot of every commit
+test-commits: tree ## per-commit gates plus the plan's boots of every commit (they must swap)
 	@rm -f build/results/results.txt
-	@BOOT=1 bash checks/percommit.sh; bash checks/summary.sh
+	@bash checks/percommit.sh --boot; bash checks/summary.sh
 
-test: tree ## everything: gates, per-commit boots, guest suites, debug kernel, b4/export tests
+check-configs: tree ## build the tip under the robot's configs (checks/configs) at W=1; make send needs it
+	@rm -f build/results/results.txt
+	@bash checks/check-configs.sh; bash checks/summary.sh
+
+test: tree ## everything in qemu-test/plan, the gates, check-configs, b4/export tests; ends "N passed, N failed"
 	@bash checks/test.sh
 
 export: ## write the vswap branch back into branch-export/ and remake the cover mail
@@ -52,4 +64,4 @@ status: ## what the kernel tree holds
 	@bash checks/tree.sh status
 
 clean: ## remove build outputs (keeps the kernel tree and its branches)
-	rm -rf build/out build/results build/guest build/mails build/pull build/bench
+	rm -rf build/out build/results build/runs build/guest build/mails build/pull build/bench build/configs

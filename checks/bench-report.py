@@ -4,8 +4,9 @@
     bench-report.py RAW_DIR OUT_DIR
 
 RAW_DIR holds plan.txt (what was planned: workloads, kernels, rounds, one
-"run" line per boot) and, per boot, TAG.txt (the guest's result stream,
-QEMU's second serial port) and TAG.out (qemu-test/run.sh's output).
+"run" line per boot) and, per boot, TAG/ (the qemu-test/run.sh --out
+directory: serial.txt is the guest's result stream, results.txt the
+runner's records) and TAG.out (qemu-test/run.sh's output).
 Writes OUT_DIR/table.txt (also printed), bench.csv (one row per kernel,
 round and workload), bench.json (the same plus the summary), bench.png
 (gnuplot) and report.err (why the report is incomplete, if it is).
@@ -67,6 +68,13 @@ def read_plan(raw):
 def why_missing(raw, tag):
     """Why a boot gave no (or not every) result: run.sh's own words."""
     try:
+        with open(os.path.join(raw, tag, 'results.txt')) as f:
+            m = re.search(r'no result: ([^\n]*)', f.read())
+        if m:
+            return m.group(1)
+    except OSError:
+        pass
+    try:
         with open(os.path.join(raw, tag + '.out')) as f:
             text = f.read()
     except OSError:
@@ -83,7 +91,7 @@ def why_missing(raw, tag):
 def collect(raw, plan):
     rows, infos, boots = [], [], []
     for run in plan['runs']:
-        path = os.path.join(raw, run['tag'] + '.txt')
+        path = os.path.join(raw, run['tag'], 'serial.txt')
         lines = open(path, errors='replace').read().splitlines() if os.path.exists(path) else []
         got = {}
         info = None

@@ -9,32 +9,41 @@
 # qemu-test/scenarios/bench.conf; the in-guest runner:
 # qemu-test/guest/bench.c; the report: checks/bench-report.py.
 #
-# Output: the table on stdout; build/bench/ (BENCH_OUT) holds bench.csv,
+# Output: the table on stdout; build/bench/ (--out) holds bench.csv,
 # bench.json, bench.png, table.txt and raw/ (every boot's result stream,
 # console log and runner output).  No time is ever judged.
 #
-# Environment:
-#   BENCH_ROUNDS=N      rounds (default: bench.conf)
-#   BENCH_TINY=1        small sizes and limits: proves the harness, measures nothing
-#   BENCH_BUILD=1       (default) build build/out/bench-{baseline,tip} from the
-#                       baseline tag and the vswap branch when missing or out
-#                       of date; 0: use the images below as they are;
-#                       dry: say what would be built, then use the images below
-#   BENCH_BASELINE=IMG  baseline bzImage when BENCH_BUILD is 0 or dry
-#                       (default build/out/img-baseline, made by make check/test)
-#   BENCH_TIP=IMG       tip bzImage, likewise (default build/out/img-tip)
-#   BENCH_RECORD=1      record PASS/FAIL bench/harness (checks/config.sh):
-#                       did the run give a complete table, CSV, JSON and PNG
-#   BENCH_OUT=DIR       results directory (default build/bench)
+#   bench.sh [--rounds N] [--tiny] [--no-build] [--record] [--out DIR]
+# --rounds N   rounds (default: bench.conf, or BENCH_ROUNDS)
+# --tiny       small sizes and limits: proves the harness, measures nothing
+#              (also BENCH_TINY=1)
+# --no-build   use build/out/img-{baseline,tip} as they are (make test
+#              built them); default: build them (checks/build.sh, in the
+#              scratch worktree) when missing or out of date
+# --record     record PASS/FAIL bench/harness: did the run give a complete
+#              table, CSV, JSON and PNG
+# --out DIR    results directory (default build/bench)
 set -uo pipefail
 . "$(dirname "$0")/config.sh"
 
-# With BENCH_RECORD=1 a run that stops early is a FAIL too, with its reason.
+rounds_arg="" tiny=${BENCH_TINY:-0} build=1 rec=0 out=$BUILD/bench
+while [ $# -gt 0 ]; do
+	case $1 in
+	--rounds) rounds_arg=${2:?}; shift 2 ;;
+	--tiny) tiny=1; shift ;;
+	--no-build) build=0; shift ;;
+	--record) rec=1; shift ;;
+	--out) out=${2:?}; shift 2 ;;
+	*) die "usage: bench.sh [--rounds N] [--tiny] [--no-build] [--record] [--out DIR]" ;;
+	esac
+done
+
+# With --record a run that stops early is a FAIL too, with its reason.
 recorded=
 # shellcheck disable=SC2317
 early_exit() {
 	local rc=$?
-	[ "${BENCH_RECORD:-0}" = 1 ] && [ -z "$recorded" ] &&
+	[ "$rec" = 1 ] && [ -z "$recorded" ] &&
 		record FAIL "bench/harness" "checks/bench.sh stopped early (exit $rc, see above)"
 }
 trap early_exit EXIT
@@ -46,87 +55,36 @@ rounds=3 limit=64M data=12/10 wtimeout=150 sample_ms=50
 tiny_limit=16M tiny_wtimeout=40 variants=""
 # shellcheck disable=SC1090
 . "$conf"
-rounds=${BENCH_ROUNDS:-$rounds}
-tiny=${BENCH_TINY:-0}
+rounds=${rounds_arg:-${BENCH_ROUNDS:-$rounds}}
 if [ "$tiny" = 1 ]; then
 	limit=$tiny_limit wtimeout=$tiny_wtimeout
 fi
-buildmode=${BENCH_BUILD:-1}
-out=${BENCH_OUT:-$BUILD/bench}
 raw=$out/raw
-case $rounds in ''|*[!0-9]*|0) die "BENCH_ROUNDS must be a positive number, not '$rounds'" ;; esac
+case $rounds in ''|*[!0-9]*|0) die "the number of rounds must be a positive number, not '$rounds'" ;; esac
 
 # ---- kernels --------------------------------------------------------------
-# Both are built by checks/build.sh from the same fragments (base.config)
-# in a worktree of the kernel tree (build/bench-src, never your checkout),
-# into build/out/bench-NAME.  A stamp (source commit + hash of the config
-# fragments and build.sh) says whether an image is up to date; if it is,
-# nothing is built, and make itself only recompiles what changed.
-wt=$BUILD/bench-src
-stampsum() {
-	cat "$TOP/qemu-test/config/base.config" "$TOP/checks/build.sh" | sha256sum | cut -d' ' -f1
-}
-
-# Print the bzImage for kernel NAME (baseline|tip), building it if needed.
-kernel_image() {
-	local name=$1 rev img stamp want
-	if [ "$buildmode" != 1 ]; then
-		if [ "$name" = baseline ]; then img=${BENCH_BASELINE:-$OUT/img-baseline/arch/x86/boot/bzImage}
-		else img=${BENCH_TIP:-$OUT/img-tip/arch/x86/boot/bzImage}; fi
-	fi
-	if [ "$buildmode" = 0 ]; then
-		[ -f "$img" ] || die "no $name kernel at $img (BENCH_BUILD=0 uses it as it is)"
-		msg "$name kernel: $img (BENCH_BUILD=0: not rebuilt)" >&2
+# The plan's kernels "baseline" and "tip" (same variant, same fragments),
+# built by checks/build.sh in the scratch worktree (never your checkout)
+# into build/out/img-{baseline,tip} unless up to date.
+image() {
+	local img=$OUT/img-$1/arch/x86/boot/bzImage
+	if [ "$build" = 0 ]; then
+		[ -f "$img" ] || die "no $1 kernel at $img (--no-build uses it as it is)"
+		msg "$1 kernel: $img (--no-build: not rebuilt)" >&2
 		echo "$img"
 		return
 	fi
-	[ -d "$KTREE/.git" ] || die "no kernel tree at $KTREE (make tree)"
-	if [ "$name" = baseline ]; then
-		rev=$BASE_TAG
-	else
-		rev=refs/heads/$SERIES_BRANCH
-		# The branch must hold what branch-export/ holds (make tree applies it).
-		local sum applied
-		sum=$( (cd "$EXPORT_DIR" && cat ./*.patch 2>/dev/null) | sha256sum | cut -d' ' -f1)
-		applied=$(kgit config --get vswap.exportsum || true)
-		[ "$sum" = "$applied" ] ||
-			msg "warning: branch $SERIES_BRANCH is not what branch-export/ holds (make tree applies it); benchmarking the branch" >&2
+	if [ "$1" = tip ] && [ "$(export_sum)" != "$(kgit config --get vswap.exportsum || true)" ]; then
+		msg "warning: branch $SERIES_BRANCH is not what branch-export/ holds (make tree applies it); benchmarking the branch" >&2
 	fi
-	want="$(kgit rev-parse "$rev^{commit}") $(stampsum)"
-	local dir=$OUT/bench-$name
-	stamp=$(cat "$dir/.bench-stamp" 2>/dev/null || true)
-	if [ -f "$dir/arch/x86/boot/bzImage" ] && [ "$stamp" = "$want" ]; then
-		msg "$name kernel: $dir is up to date ($(kgit rev-parse --short "$rev^{commit}"))" >&2
-		echo "$dir/arch/x86/boot/bzImage"
-		return
-	fi
-	if [ "$buildmode" = dry ]; then
-		msg "$name kernel: would build $dir from $rev ($(kgit rev-parse --short "$rev^{commit}")): ${stamp:+out of date}${stamp:-missing}; BENCH_BUILD=dry uses $img" >&2
-		[ -f "$img" ] || die "no $name kernel at $img"
-		echo "$img"
-		return
-	fi
-	if [ ! -e "$wt/.git" ]; then
-		kgit worktree prune
-		msg "creating worktree $wt for the bench kernels" >&2
-		kgit worktree add -q --detach "$wt" "$BASE_TAG" >&2 || die "cannot create worktree $wt"
-	fi
-	msg "building $name kernel from $rev into $dir" >&2
-	KTREE=$wt kgit checkout -q --detach -f "$rev^{commit}" || die "cannot check out $rev in $wt"
-	rm -f "$dir/.bench-stamp"
-	bash "$TOP/checks/build.sh" "bench-$name" base "$wt" >/dev/null || die "build of the $name kernel failed"
-	echo "$want" >"$dir/.bench-stamp"
-	echo "$dir/arch/x86/boot/bzImage"
+	kernel_image "$1"
 }
-
-# A fresh clone has no kernel tree yet: make it (as make tree does).  An
-# existing one is left alone (it may hold your uncommitted work): the
-# kernels come from its baseline tag and vswap branch, in a worktree.
-if [ "$buildmode" != 0 ] && [ ! -d "$KTREE/.git" ]; then
+# A fresh clone has no kernel tree yet: make it (as make tree does).
+if [ "$build" = 1 ] && [ ! -d "$KTREE/.git" ]; then
 	bash "$TOP/checks/tree.sh" apply || exit 1
 fi
-baseimg=$(kernel_image baseline) || exit 1
-tipimg=$(kernel_image tip) || exit 1
+baseimg=$(image baseline) || exit 1
+tipimg=$(image tip) || exit 1
 # Same config: the two .config files may differ only in CONFIG_VSWAP*.
 cfgdiff=$(diff <(grep -v VSWAP "$(dirname "$baseimg")/../../../.config" 2>/dev/null) \
 	<(grep -v VSWAP "$(dirname "$tipimg")/../../../.config" 2>/dev/null) | grep -c '^[<>]')
@@ -163,8 +121,8 @@ done <<<"$variants"
 	echo "image baseline $baseimg"
 	echo "image tip $tipimg"
 	echo "config_diff $cfgdiff"
-	# shellcheck disable=SC1091,SC2154
-	(. "$TOP/qemu-test/scenarios/bench.conf"; echo "guest mem=$mem smp=$smp disks=$disks $cmdline")
+	bc=$TOP/qemu-test/scenarios/bench.conf
+	echo "guest mem=$(scenario_get "$bc" mem) smp=$(scenario_get "$bc" smp) disks=$(scenario_get "$bc" disks) $(scenario_get "$bc" cmdline)"
 } >>"$plan"
 
 n=${#labels[@]}
@@ -184,12 +142,9 @@ for ((r = 1; r <= rounds; r++)); do
 		for w in "${wlargs[@]}"; do tests="$tests:$w"; done
 		tag=r$r-$label
 		msg "[$(( (SECONDS - start) / 60 ))m$(( (SECONDS - start) % 60 ))s] round $r/$rounds: $label (${kern[$i]}${app:+, $app}, swap $sw)"
-		VSWAP_RESULTS=$raw/records VTEST_TESTS=$tests VTEST_APPEND=$app \
-			bash "$TOP/qemu-test/run.sh" "$img" bench "bench-$tag" >"$raw/$tag.out" 2>&1
-		cp "$BUILD/qemu/bench-$tag-bench/results.txt.clean" "$raw/$tag.txt" 2>/dev/null || : >"$raw/$tag.txt"
-		cp "$raw/records/bench-$tag-bench.log" "$raw/$tag.console.log" 2>/dev/null || true
-		rm -rf "$BUILD/qemu/bench-$tag-bench"
-		grep -q '^VBENCH-END' "$raw/$tag.txt" ||
+		bash "$TOP/qemu-test/run.sh" --out "$raw/$tag" --label "bench-$tag" --tests "$tests" --append "$app" \
+			"$img" bench >"$raw/$tag.out" 2>&1
+		grep -q '^VBENCH-END' "$raw/$tag/serial.txt" 2>/dev/null ||
 			msg "  $label round $r: incomplete ($(grep -m1 -o 'no result: .*' "$raw/$tag.out" || echo 'see '"$raw/$tag.out"))"
 		echo "run $r $label $tag" >>"$plan"
 	done
@@ -198,7 +153,7 @@ msg "bench: all boots done in $(( (SECONDS - start) / 60 ))m$(( (SECONDS - start
 
 /usr/bin/python3 "$TOP/checks/bench-report.py" "$raw" "$out"
 rc=$?
-if [ "${BENCH_RECORD:-0}" = 1 ]; then
+if [ "$rec" = 1 ]; then
 	recorded=1
 	if [ $rc = 0 ]; then
 		record PASS "bench/harness" "complete table, CSV, JSON and PNG in $out$([ "$tiny" = 1 ] && echo ' (tiny)')"

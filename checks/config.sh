@@ -41,18 +41,7 @@ kgit() {
 		git -C "$KTREE" "$@"
 }
 
-msg() { printf '==> %s\n' "$*"; }
-die() { printf 'error: %s\n' "$*" >&2; exit 1; }
-
-# Results of gates and tests: one line each in $RESULTS/results.txt,
-# "PASS name" or "FAIL name: why".  checks/summary.sh counts them.
-record() {
-	local verdict=$1 name=$2; shift 2
-	mkdir -p "$RESULTS"
-	if [ $# -gt 0 ]; then
-		printf '%s %s: %s\n' "$verdict" "$name" "$*" >>"$RESULTS/results.txt"
-	else
-		printf '%s %s\n' "$verdict" "$name" >>"$RESULTS/results.txt"
-	fi
-	printf '%s %s%s\n' "$verdict" "$name" "${*:+: $*}"
-}
+# The shared shell functions (records, worktrees, checkpatch exceptions,
+# scenario files, progress): one implementation each, in checks/lib.sh.
+# shellcheck source=checks/lib.sh
+. "$TOP/checks/lib.sh"

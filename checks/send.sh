@@ -32,6 +32,8 @@ if [ "$mode" != mails ]; then
 	[ -t 0 ] || die "SEND=$mode needs a terminal: b4 shows the recipients and asks before sending"
 fi
 
+# The robot's configurations first: no mail for a tip that has not passed.
+why=$(configs_passed) || die "$why; run make check-configs (build/results/check-configs.txt) before make send"
 b4_prepare
 n=$(series_version)
 dir=$MAILS/v$n

@@ -1,49 +1,87 @@
 #!/bin/bash
-# The per-commit gates can fail: a scratch branch (gates-neg) adds, on top
-# of the series, one commit with a checkpatch error and a new sparse warning.
-# checks/percommit.sh gates that commit alone (the series' own commits are
-# gated by the main run), with its results kept apart: it must fail
-# checkpatch and sparse, by name, while it still builds.
+# Every gate can fail, and does when it should.  A scratch branch (gates-neg)
+# adds two bad commits on top of the series, and checks/percommit.sh --boot
+# gates them alone (the series' own commits are gated by the main run),
+# with their results kept apart in build/gates-neg/:
+#   commit A  a checkpatch error, a new sparse warning, a new W=1 compiler
+#             warning, a WARN at boot, and swap_writepage() that never
+#             writes (every folio stays dirty in memory)
+#             -> checkpatch, sparse and warnings FAIL, build PASSes, the
+#                boots' smoke FAILs (swap did not happen) and their console
+#                scan FAILs (the WARN)
+#   commit B  panics at boot -> the boots FAIL (no result: Kernel panic)
+# And the runner turns a missing result into a FAIL: a test that is not in
+# the initramfs, and a scenario that does not exist.
 set -uo pipefail
 . "$(dirname "$0")/config.sh"
 
 neg=gates-neg
-res=$BUILD/gates-neg-results
-fail=0
-
+res=$BUILD/gates-neg
 n=$(kgit rev-list --count "$BASE_TAG..refs/heads/$SERIES_BRANCH")
-[ "$n" -gt 0 ] || { record FAIL gates/negative "the series is empty"; exit 1; }
-
-# Make the bad commit without a checkout: a scratch index and commit-tree.
-idx=$BUILD/gates-neg.index
+[ "$n" -gt 0 ] || { bad gates/negative "the series is empty"; exit 1; }
 tip=$(kgit rev-parse "refs/heads/$SERIES_BRANCH")
-blob=$({ kgit show "$tip:mm/swapfile.c"; printf '\nint gates_neg_undeclared(void) \t{ return 0; }\n'; } |
-	kgit hash-object -w --stdin)
-rm -f "$idx"
-GIT_INDEX_FILE=$idx kgit read-tree "$tip" &&
-	GIT_INDEX_FILE=$idx kgit update-index --cacheinfo "100644,$blob,mm/swapfile.c" &&
-	tree=$(GIT_INDEX_FILE=$idx kgit write-tree) &&
-	c=$(printf 'gates: a commit the gates must refuse\n\nA non-static function without a declaration (sparse), a brace\nafter a function header and a space before a tab (checkpatch).\n' |
-		kgit commit-tree "$tree" -p "$tip") &&
-	kgit update-ref "refs/heads/$neg" "$c" || { record FAIL gates/negative "cannot make the bad commit"; exit 1; }
-rm -f "$idx"
+
+# commit_edit PARENT MESSAGE FILE PYTHON-EXPR...: a commit on PARENT whose
+# FILE is the parent's, rewritten by the python expression (s is the text).
+commit_edit() {
+	local parent=$1 message=$2 file=$3 expr=$4 idx=$BUILD/gates-neg.index blob tree
+	blob=$(kgit show "$parent:$file" | python3 -c "import sys; s = sys.stdin.read(); t = $expr; assert t != s, 'edit did not apply'; sys.stdout.write(t)" |
+		kgit hash-object -w --stdin) || return 1
+	rm -f "$idx"
+	GIT_INDEX_FILE=$idx kgit read-tree "$parent" &&
+		GIT_INDEX_FILE=$idx kgit update-index --cacheinfo "100644,$blob,$file" &&
+		tree=$(GIT_INDEX_FILE=$idx kgit write-tree) &&
+		printf '%s\n' "$message" | kgit commit-tree "$tree" -p "$parent"
+	rm -f "$idx"
+}
+
+never_writes='s.replace("\tint ret;\n\n\tif (folio_free_swap(folio)) {", "\tint ret;\n\n\tfolio_mark_dirty(folio);\n\treturn AOP_WRITEPAGE_ACTIVATE;\n\n\tif (folio_free_swap(folio)) {", 1)'
+style_and_warn='s.replace("static int __init swapfile_init(void)\n{\n\tint nid;\n", "static int __init swapfile_init(void)\n{\n\tint nid;\n\n\tWARN(1, \"gates-neg: a splat the console scan must see\\n\");\n", 1) + "\nint gates_neg_undeclared(void) \t{ int unused_var; return 0; }\n"'
+panics='s.replace("static int __init swapfile_init(void)\n{\n\tint nid;\n", "static int __init swapfile_init(void)\n{\n\tint nid;\n\n\tpanic(\"gates-neg: this kernel must not boot\\n\");\n", 1)'
+
+a1=$(commit_edit "$tip" "gates: swap_writepage() that never writes" mm/page_io.c "$never_writes") &&
+	a=$(commit_edit "$a1" "$(printf 'gates: a commit the gates must refuse\n\nswap_writepage() never writes, a WARN at boot, a non-static function\nwithout a declaration (sparse, W=1), an unused variable, a brace after\na function header and a space before a tab (checkpatch).')" mm/swapfile.c "$style_and_warn") &&
+	b=$(commit_edit "$a" "gates: a kernel that does not boot" mm/swapfile.c "$panics") ||
+	{ bad gates/negative "cannot make the bad commits"; exit 1; }
+# A is one commit: squash a1 into it (same tree as a, parent tip).
+a=$(kgit log -1 --format=%B "$a" | kgit commit-tree "$a^{tree}" -p "$tip") &&
+	b=$(kgit log -1 --format=%B "$b" | kgit commit-tree "$b^{tree}" -p "$a") &&
+	kgit update-ref "refs/heads/$neg" "$b" || { bad gates/negative "cannot make the bad commits"; exit 1; }
 
 rm -rf "$res"
-VSWAP_SERIES_BRANCH=$neg VSWAP_RESULTS=$res VSWAP_IMG_PREFIX=gates-neg- VSWAP_GATE_FROM=$tip \
-	bash "$TOP/checks/percommit.sh" >"$BUILD/gates-neg.log" 2>&1
-bad=$(printf '%02d-gates-a-commit-the-gates-must-refuse' $((n + 1)))
+bash "$TOP/checks/percommit.sh" --boot --branch "$neg" --from "$tip" --results "$res" >"$BUILD/gates-neg.log" 2>&1
+la=$(commit_label $((n + 1)) "$a") lb=$(commit_label $((n + 2)) "$b")
 r=$res/results.txt
-check() { # verdict pattern what
-	if grep -q "^$1 $2" "$r" 2>/dev/null; then
-		record PASS "gates/$3"
+expect() { # VERDICT RECORD-PREFIX [REASON-PATTERN] NAME
+	local v=$1 rec=$2 pat=$3 what=$4 line
+	line=$(grep -E "^[A-Z]+ $rec(:|\$)" "$r" 2>/dev/null | head -n 1)
+	if [[ $line == "$v "* ]] && grep -qE -- "$pat" <<<"$line"; then
+		good "gates/$what" "${line:0:160}"
 	else
-		record FAIL "gates/$3" "no '$1 $2' in $r"
-		fail=1
+		bad "gates/$what" "want '$v $rec' matching /$pat/, got '${line:-nothing}' (in $r; log $BUILD/gates-neg.log)"
 	fi
 }
-check FAIL "checkpatch/$bad" "checkpatch-refuses-bad-commit"
-check FAIL "sparse/$bad" "sparse-refuses-new-warning"
-check PASS "build/$bad" "bad-commit-still-builds"
+expect FAIL "checkpatch/$la" . checkpatch-refuses-bad-style
+expect FAIL "sparse/$la" . sparse-refuses-new-warning
+expect FAIL "warnings/$la" 'unused|prototype' compiler-warnings-refuse-new-warning
+expect PASS "build/$la" . bad-commit-still-builds
+for sc in $(bash "$TOP/qemu-test/plan.sh" boots commits | cut -d' ' -f2); do
+	expect FAIL "$la/$sc/smoke" . "swap-check-refuses-kernel-that-cannot-swap-$sc"
+	expect FAIL "$la/$sc/console" 'gates-neg: a splat' "console-scan-refuses-warn-$sc"
+	expect FAIL "$lb/$sc/smoke" 'Kernel panic|never reached' "boot-refuses-kernel-that-panics-$sc"
+done
+
+# The runner: a result that never comes is a FAIL.
+img=$OUT/img-tip/arch/x86/boot/bzImage
+if [ -f "$img" ]; then
+	bash "$TOP/qemu-test/run.sh" --out "$res/run-missing" --label gates --tests "no_such_test" "$img" smoke-on >/dev/null 2>&1
+	r=$res/run-missing/results.txt
+	expect FAIL "gates/smoke-on/no_such_test" 'no program' runner-fails-test-missing-from-initramfs
+	bash "$TOP/qemu-test/run.sh" --out "$res/run-noscen" --label gates --tests "smoke" "$img" no-such-scenario >/dev/null 2>&1
+	r=$res/run-noscen/results.txt
+	expect FAIL "gates/no-such-scenario/smoke" 'no result' runner-fails-scenario-that-cannot-run
+else
+	bad gates/runner "no tip image $img to boot"
+fi
 kgit branch -q -D "$neg"
-rm -rf "$OUT"/gates-neg-*
-exit $fail
+exit "$fail"

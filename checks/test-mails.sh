@@ -1,5 +1,7 @@
 #!/bin/bash
 # The mails b4 makes of the series are what reviewers get: test them.
+#   mails/refuses-unchecked-tip  make send writes no mail for a tip without
+#                      a make check-configs pass (results elsewhere: none)
 #   mails/generate     make send (the default: mails only, nothing is sent)
 #                      writes the mails of version N into build/mails/vN/
 #   mails/count        one mail per commit, plus the 0/N cover letter
@@ -24,8 +26,6 @@ set -uo pipefail
 set +e
 
 fail=0
-bad() { record FAIL "$@"; fail=1; }
-good() { record PASS "$@"; }
 
 count=$(series_count 2>&1) || { record FAIL mails "$count"; exit 1; }
 [ "$count" -gt 0 ] || { record FAIL mails "the series is empty: $BASE_TAG..$SERIES_BRANCH has no commits, there are no mails to test"; exit 1; }
@@ -34,6 +34,17 @@ tip=$(kgit rev-parse "refs/heads/$SERIES_BRANCH")
 dir=$MAILS/v$n
 log=$RESULTS/test-mails.log
 mkdir -p "$RESULTS"
+
+# 0. make send refuses a tip that has not passed make check-configs.
+nores=$(mktemp -d)
+if VSWAP_RESULTS=$nores bash "$TOP/checks/send.sh" >"$nores/send.log" 2>&1; then
+	bad mails/refuses-unchecked-tip "make send wrote mails with no check-configs result"
+elif grep -q 'has not run on the tip' "$nores/send.log"; then
+	good mails/refuses-unchecked-tip "$(grep -m1 -o 'make check-configs has not run.*' "$nores/send.log" | cut -c1-80)"
+else
+	bad mails/refuses-unchecked-tip "make send failed for another reason: $(tail -n 1 "$nores/send.log")"
+fi
+rm -rf "$nores"
 
 # 1. The mails, exactly as make send writes them by default.
 if env -u SEND -u SEND_ARGS -u SIGN -u B4_REAL bash "$TOP/checks/send.sh" >"$log" 2>&1; then
@@ -60,13 +71,8 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 wt=$BUILD/mails-am
-if [ ! -e "$wt/.git" ]; then
-	kgit worktree prune
-	kgit worktree add -q --detach "$wt" "$BASE_TAG" || { bad mails/am "cannot create a worktree at $BASE_TAG"; exit 1; }
-fi
+scratch_worktree "$wt" "$BASE_TAG" || { bad mails/am "cannot make a worktree at $BASE_TAG"; exit 1; }
 wgit() { KTREE=$wt kgit "$@"; }
-wgit am --abort >/dev/null 2>&1
-wgit checkout -q -f --detach "$BASE_TAG" && wgit clean -q -ffdx
 if [ "$(wgit rev-parse HEAD)" != "$(kgit rev-parse "$BASE_TAG^{commit}")" ] ||
    [ -n "$(wgit status --porcelain --ignored=matching)" ]; then
 	bad mails/am "cannot reset $wt to a clean $BASE_TAG"
@@ -114,8 +120,8 @@ else
 fi
 
 # 4. checkpatch --strict on every patch mail, with the justified exceptions.
-exc=$TOP/checks/checkpatch-exceptions.txt
-badexc=$(grep -v -E '^[[:space:]]*(#|$)' "$exc" 2>/dev/null | grep -v -E $'^([0-9]+|\\*)\t[A-Z0-9_]+\t.*[[:alnum:]]' | head -3)
+exc=$CHECKPATCH_EXCEPTIONS
+badexc=$(checkpatch_exceptions_bad | head -3)
 if [ ! -f "$exc" ]; then
 	bad mails/checkpatch-exceptions "checks/checkpatch-exceptions.txt is missing"
 elif [ -n "$badexc" ]; then
@@ -127,14 +133,8 @@ i=0
 for m in "${patches[@]}"; do
 	i=$((i + 1))
 	name=$(basename "$m" .eml | cut -c1-45)
-	ign=()
-	while IFS=$'\t' read -r num type _; do
-		[ "$num" = "$i" ] || [ "$num" = '*' ] || continue
-		ign+=(--ignore "$type")
-	done < <(grep -v -E '^[[:space:]]*(#|$)' "$exc" 2>/dev/null)
 	cplog=$RESULTS/checkpatch-mail-$name.log
-	(cd "$wt" && perl scripts/checkpatch.pl --strict --show-types --color=never "${ign[@]}" "$m") >"$cplog" 2>&1
-	if grep -q '^total: 0 errors, 0 warnings, 0 checks' "$cplog"; then
+	if checkpatch_run "$i" "$wt" "$m" >"$cplog"; then
 		good "mails/checkpatch/$name"
 	elif ! grep -q '^total: ' "$cplog"; then
 		bad "mails/checkpatch/$name" "checkpatch.pl did not run to the end (log: $cplog)"

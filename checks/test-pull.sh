@@ -13,8 +13,6 @@ set -uo pipefail
 set +e
 
 fail=0
-bad() { record FAIL "$@"; fail=1; }
-good() { record PASS "$@"; }
 
 count=$(series_count 2>&1) || { record FAIL pull "$count"; exit 1; }
 [ "$count" -gt 0 ] || { record FAIL pull "the series is empty: $BASE_TAG..$SERIES_BRANCH has no commits, there is nothing to pull"; exit 1; }

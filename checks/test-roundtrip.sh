@@ -19,8 +19,6 @@ set -uo pipefail
 . "$(dirname "$0")/config.sh"
 
 fail=0
-bad() { record FAIL "$@"; fail=1; }
-good() { record PASS "$@"; }
 
 patches=("$EXPORT_DIR"/*.patch)
 [ -e "${patches[0]}" ] || { record FAIL roundtrip "branch-export/ has no patches: there is no series to round-trip"; exit 1; }

@@ -8,19 +8,17 @@ set -uo pipefail
 
 S=$BUILD/tree-test
 fail=0
-pass() { record PASS "tree/$1"; }
-flunk() { record FAIL "tree/$1" "${@:2}"; fail=1; }
 sgit() { git -C "$S" "$@"; }
 apply_in() { VSWAP_KTREE=$S bash "$TOP/checks/tree.sh" apply; }
 
 got=$(kgit rev-parse "$BASE_TAG^{commit}")
-[ "$got" = "$BASE_COMMIT" ] && pass baseline-hash ||
-	flunk baseline-hash "baseline is $got, expected $BASE_COMMIT (checks/config.sh)"
+[ "$got" = "$BASE_COMMIT" ] && good tree/baseline-hash ||
+	bad tree/baseline-hash "baseline is $got, expected $BASE_COMMIT (checks/config.sh)"
 
 tip=$(kgit rev-parse "refs/heads/$SERIES_BRANCH")
 rm -rf "$S" "$S.home"
 git clone -q --shared --no-checkout "$KTREE" "$S" && sgit checkout -q --detach "$BASE_TAG" ||
-	{ flunk clone "cannot clone $KTREE"; exit 1; }
+	{ bad tree/clone "cannot clone $KTREE"; exit 1; }
 # Like a fresh machine: the baseline only, no branch the clone brought along.
 sgit for-each-ref --format='%(refname)' refs/heads refs/remotes | while read -r ref; do
 	sgit update-ref -d "$ref"
@@ -31,14 +29,14 @@ mkdir -p "$S.home"
 printf '[user]\n\tname = Somebody Else\n\temail = else@example.org\n[am]\n\tthreeWay = true\n' >"$S.home/.gitconfig"
 if HOME=$S.home TZ=Asia/Tokyo apply_in >"$S.log" 2>&1; then
 	got=$(sgit rev-parse "refs/heads/$SERIES_BRANCH")
-	[ "$got" = "$tip" ] && pass series-hash ||
-		flunk series-hash "applied tip $got differs from $tip"
+	[ "$got" = "$tip" ] && good tree/series-hash ||
+		bad tree/series-hash "applied tip $got differs from $tip"
 else
-	flunk series-hash "apply failed: $(tail -1 "$S.log")"
+	bad tree/series-hash "apply failed: $(tail -1 "$S.log")"
 fi
 
 # A second apply with nothing changed does nothing.
-if apply_in 2>&1 | grep -q 'is current'; then pass reapply-noop; else flunk reapply-noop "second apply did not reuse the branch"; fi
+if apply_in 2>&1 | grep -q 'is current'; then good tree/reapply-noop; else bad tree/reapply-noop "second apply did not reuse the branch"; fi
 
 # A patch that does not apply: named, with git's reason; branch unchanged.
 bad=$S.badexport
@@ -50,18 +48,18 @@ out=$(VSWAP_EXPORT_DIR=$bad apply_in 2>&1); rc=$?
 now=$(sgit rev-parse "refs/heads/$SERIES_BRANCH")
 if [ $rc -ne 0 ] && grep -q "$(basename "$last")" <<<"$out" && grep -qi 'patch failed\|does not apply\|error' <<<"$out" &&
    [ "$now" = "$tip" ] && [ -z "$(sgit status --porcelain --ignored=matching)" ] && [ ! -d "$S/.git/rebase-apply" ]; then
-	pass broken-patch
+	good tree/broken-patch
 else
-	flunk broken-patch "rc=$rc tip=$now, output: $(tail -2 <<<"$out" | tr '\n' ' ')"
+	bad tree/broken-patch "rc=$rc tip=$now, output: $(tail -2 <<<"$out" | tr '\n' ' ')"
 fi
 
 # A dirty tree is never overwritten.
 echo "# local edit" >>"$S/Makefile"
 out=$(VSWAP_EXPORT_DIR=$bad apply_in 2>&1); rc=$?
 if [ $rc -ne 0 ] && grep -q 'uncommitted changes' <<<"$out" && tail -1 "$S/Makefile" | grep -q 'local edit'; then
-	pass dirty-tree
+	good tree/dirty-tree
 else
-	flunk dirty-tree "rc=$rc, output: $(tail -1 <<<"$out")"
+	bad tree/dirty-tree "rc=$rc, output: $(tail -1 <<<"$out")"
 fi
 sgit checkout -q -- Makefile
 
@@ -71,18 +69,18 @@ sgit -c user.name=x -c user.email=x@x commit -q -am "local work"
 mine=$(sgit rev-parse HEAD)
 out=$(VSWAP_EXPORT_DIR=$bad apply_in 2>&1); rc=$?
 if [ $rc -ne 0 ] && grep -q 'make export' <<<"$out" && [ "$(sgit rev-parse "refs/heads/$SERIES_BRANCH")" = "$mine" ]; then
-	pass unexported-commits
+	good tree/unexported-commits
 else
-	flunk unexported-commits "rc=$rc, output: $(tail -1 <<<"$out")"
+	bad tree/unexported-commits "rc=$rc, output: $(tail -1 <<<"$out")"
 fi
 
 # A package that cannot be installed is named.
 printf 'vswap-no-such-package\tmissing on purpose\n' >"$S.pkgs"
 out=$(VSWAP_PACKAGES=$S.pkgs bash "$TOP/checks/deps.sh" 2>&1); rc=$?
 if [ $rc -ne 0 ] && grep -q 'vswap-no-such-package' <<<"$out"; then
-	pass missing-package
+	good tree/missing-package
 else
-	flunk missing-package "rc=$rc, output: $(tail -1 <<<"$out")"
+	bad tree/missing-package "rc=$rc, output: $(tail -1 <<<"$out")"
 fi
 
 rm -rf "$S" "$S.home" "$S.badexport" "$S.pkgs" "$S.log"

@@ -1,74 +1,107 @@
 #!/bin/bash
-# The whole test suite, as CI runs it (make test, .ci/run).  Every gate and
-# test records PASS/FAIL lines; a failing step does not stop the others.
-# Ends with "N passed, N failed" and a non-zero status if anything failed.
+# The whole test suite, as CI runs it (make test, .ci/run).  What boots
+# where comes from qemu-test/plan; every gate and test records PASS/FAIL
+# lines; a failing stage does not stop the others.  At the end every result
+# the plan expects must be there (a missing one is a FAIL), and the last
+# line is "N passed, N failed" (non-zero status if anything failed).
 set -uo pipefail
 . "$(dirname "$0")/config.sh"
 
 rm -f "$RESULTS/results.txt"
 mkdir -p "$RESULTS"
+plan() { bash "$TOP/qemu-test/plan.sh" "$@"; }
 start=$SECONDS
-step() {
-	local name=$1; shift
-	msg "[$(( (SECONDS - start) / 60 ))m] $name"
-	"$@" || msg "$name: failures (see above)"
+times=$RESULTS/stage-times.txt
+: >"$times"
+
+# The stages, in order: "name|command".  Built first so that each stage
+# can say "[i/N]".
+stages=()
+add() { stages+=("$1|$2"); }
+add "plan is consistent" "plan_check"
+add "shellcheck" "bash $TOP/checks/lint.sh"
+add "tree workflow" "bash $TOP/checks/test-tree.sh"
+add "export round trip" "bash $TOP/checks/test-roundtrip.sh"
+add "per-commit gates and boots" "bash $TOP/checks/percommit.sh --boot"
+for k in $(plan kernels); do
+	[ "$(plan kernel "$k" | cut -d' ' -f2)" = each ] && continue
+	add "kernel $k" "build_kernel $k"
+done
+while read -r k s; do
+	[ "$(plan kernel "$k" | cut -d' ' -f2)" = each ] && continue
+	add "$k: $s" "boot $k $s"
+done < <(plan boots)
+while read -r how t a b s; do
+	add "compare $t: $a vs $b ($s)" "compare $how $t $a $b $s"
+done < <(plan compares)
+add "bench harness (tiny)" "bench_tiny"
+add "config matrix (check-configs)" "bash $TOP/checks/check-configs.sh"
+add "mails apply and pass checkpatch" "bash $TOP/checks/test-mails.sh"
+add "pull request bundle" "bash $TOP/checks/test-pull.sh"
+add "the gates refuse bad commits and kernels" "bash $TOP/checks/test-gates.sh"
+
+plan_check() {
+	local out
+	if out=$(plan check 2>&1); then good plan/check "$out"; else bad plan/check "$(tr '\n' ' ' <<<"$out")"; fi
 }
-run() { bash "$TOP/$1" "${@:2}"; }
-tipimg=$OUT/img-tip/arch/x86/boot/bzImage
-baseimg=$OUT/img-baseline/arch/x86/boot/bzImage
+build_kernel() {
+	if kernel_image "$1" >/dev/null; then good "build/$1"; else bad "build/$1" "see $OUT/$(plan kernel "$1" | cut -d' ' -f1)/build.log"; fi
+}
+boot() {
+	local k=$1 s=$2 img=$OUT/img-$1/arch/x86/boot/bzImage
+	[ -f "$img" ] || { bad "$k/$s" "no $k kernel was built"; return 1; }
+	bash "$TOP/qemu-test/run.sh" --out "$BUILD/runs/$k-$s" --label "$k" "$img" "$s" >"$RESULTS/run-$k-$s.out" 2>&1
+	tail -n 1 "$RESULTS/run-$k-$s.out"
+	merge_records "$BUILD/runs/$k-$s"
+	grep -E '^FAIL ' "$BUILD/runs/$k-$s/results.txt"
+	return 0
+}
+compare() {
+	local how=$1 t=$2 a=$3 b=$4 s=$5
+	bash "$TOP/checks/compare-$how.sh" "$t" "$BUILD/runs/$a-$s" "$BUILD/runs/$b-$s" "$a-vs-$b"
+}
+bench_tiny() {
+	# make bench's harness, tiny (no time is judged): a complete table, CSV, JSON and PNG.
+	bash "$TOP/checks/bench.sh" --tiny --rounds 1 --no-build --record --out "$BUILD/bench-tiny"
+}
 
-# Tree workflow: reproducible hashes, bad input.
-step "tree workflow" run checks/test-tree.sh
-step "export round trip" run checks/test-roundtrip.sh
+n=${#stages[@]} i=0
+for st in "${stages[@]}"; do
+	i=$((i + 1))
+	name=${st%%|*} cmd=${st#*|}
+	before=$(wc -l <"$RESULTS/results.txt" 2>/dev/null || echo 0)
+	t0=$SECONDS
+	msg "[$i/$n, $(( (SECONDS - start) / 60 ))m] $name"
+	# shellcheck disable=SC2086
+	$cmd || msg "$name: failures (see above)"
+	after=$(wc -l <"$RESULTS/results.txt" 2>/dev/null || echo 0)
+	[ "$after" -gt "$before" ] || bad "stage/$name" "recorded no result"
+	printf '%5ds  %s\n' "$((SECONDS - t0))" "$name" >>"$times"
+done
 
-# Per commit: checkpatch, build, sparse, boot with vswap=on/off.
-BOOT=1 step "per-commit gates and boots" run checks/percommit.sh
-
-# The tip and the unpatched baseline, full guest suites.
-if [ -f "$tipimg" ]; then
-	for sc in vswap-on vswap-off vswap-bogus zswap-only zswap-regress phys phys-regress; do
-		step "tip: $sc" run qemu-test/run.sh "$tipimg" "$sc" tip
+# Every result the plan expects: each boot's tests, dmesg_check and console.
+expected=0 missing=()
+while read -r k s; do
+	if [ "$(plan kernel "$k" | cut -d' ' -f2)" = each ]; then
+		j=0
+		mapfile -t labels < <(for c in $(kgit rev-list --reverse "$BASE_TAG..refs/heads/$SERIES_BRANCH"); do
+			j=$((j + 1)); commit_label "$j" "$c"; done)
+	else
+		labels=("$k")
+	fi
+	for l in "${labels[@]}"; do
+		while read -r r; do
+			expected=$((expected + 1))
+			grep -q -E "^(PASS|FAIL) $r(:|\$)" "$RESULTS/results.txt" || missing+=("$r")
+		done < <(plan expect "$l" "$s")
 	done
+done < <(plan boots)
+if [ ${#missing[@]} -eq 0 ]; then
+	good plan/complete "all $expected results the plan expects are recorded"
 else
-	record FAIL "tip/boot" "no tip kernel was built"
-fi
-if [ -f "$baseimg" ]; then
-	step "baseline: unpatched kernel" run qemu-test/run.sh "$baseimg" baseline baseline
-	step "baseline: zswap regression" run qemu-test/run.sh "$baseimg" zswap-regress baseline
-	step "baseline: physical swap regression" run qemu-test/run.sh "$baseimg" phys-regress baseline
-else
-	record FAIL "baseline/boot" "no baseline kernel was built"
-fi
-# Both phys-regress runs above: test_memcontrol with vswap=off gives, sub-test
-# for sub-test, what it gives on the unpatched kernel.
-if [ -f "$tipimg" ] && [ -f "$baseimg" ]; then
-	step "test_memcontrol: vswap=off vs the unpatched kernel" \
-		run checks/compare-kst.sh test_memcontrol tip baseline phys-regress
+	bad plan/complete "${#missing[@]} of $expected expected results are missing: ${missing[*]:0:5}"
 fi
 
-# make bench's harness, tiny (no time is judged): a complete table, CSV, JSON and PNG.
-if [ -f "$tipimg" ] && [ -f "$baseimg" ]; then
-	step "bench harness (tiny)" env BENCH_ROUNDS=1 BENCH_TINY=1 BENCH_BUILD=0 BENCH_RECORD=1 \
-		BENCH_BASELINE="$baseimg" BENCH_TIP="$tipimg" BENCH_OUT="$BUILD/bench-tiny" \
-		bash "$TOP/checks/bench.sh"
-else
-	record FAIL "bench/harness" "no tip or baseline kernel was built"
-fi
-
-# The tip under KASAN, lockdep, DEBUG_VM and DEBUG_LIST.
-if bash "$TOP/checks/build.sh" tip-debug debug "$BUILD/percommit" >/dev/null; then
-	record PASS "build/tip-debug"
-	step "tip-debug: full suite" run qemu-test/run.sh "$OUT/tip-debug/arch/x86/boot/bzImage" full tip-debug
-else
-	record FAIL "build/tip-debug" "see $OUT/tip-debug/build.log"
-fi
-
-# Mails and pull request.
-step "mails apply and pass checkpatch" run checks/test-mails.sh
-step "pull request bundle" run checks/test-pull.sh
-
-# Last, since it moves the per-commit worktree: the gates can fail.
-step "the gates refuse a bad commit" run checks/test-gates.sh
-
-msg "[$(( (SECONDS - start) / 60 ))m] done"
+msg "[$(( (SECONDS - start) / 60 ))m] done; stage times (s) in $times:"
+cat "$times"
 bash "$TOP/checks/summary.sh"

@@ -54,11 +54,6 @@ do_baseline() {
 	[ "$got" = "$BASE_COMMIT" ] || printf 'warning: baseline is %s, checks/config.sh expects %s\n' "$got" "$BASE_COMMIT" >&2
 }
 
-# sha256 over branch-export/*.patch, to know whether the branch is current.
-export_sum() {
-	(cd "$EXPORT_DIR" && cat ./*.patch 2>/dev/null) | sha256sum | cut -d' ' -f1
-}
-
 do_apply() {
 	do_baseline
 	require_clean

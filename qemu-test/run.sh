@@ -1,116 +1,124 @@
 #!/bin/bash
 # Boot a kernel in QEMU (TCG) with the test initramfs and one scenario.
-#   run.sh KERNEL_IMAGE SCENARIO [LABEL]
+#   run.sh [--out DIR] [--label L] [--tests "a b:arg"] [--append "..."]
+#          [--verbose] KERNEL_IMAGE SCENARIO
 #
-# SCENARIO is a name in qemu-test/scenarios/ (or a path to a .conf).  LABEL
-# defaults to the kernel's build/out/ directory name.  One record (see
-# checks/config.sh) per guest test and one for dmesg_check, named
-# LABEL/SCENARIO/TEST; the console log is build/results/LABEL-SCENARIO.log.
-# Exit status 0 only if every test passed.
+# SCENARIO names qemu-test/scenarios/SCENARIO.conf (the guest: memory, CPUs,
+# disks, command line, limits); its tests come from qemu-test/plan unless
+# --tests gives them.  --append adds kernel parameters, --verbose shows the
+# console while it runs.  L (default: the name of the kernel's build
+# directory) names the records: L/SCENARIO/TEST.
 #
-# Environment:
-#   VTEST_KERNEL=baseline|series  what the kernel is (default: CONFIG_VSWAP
-#                                 in the .config next to the image)
-#   VTEST_FORCE=1                 run even if the scenario is not for this kernel
-#   VTEST_VERBOSE=1               show the console while it runs
-#   VTEST_TESTS="a b:arg"         override the scenario's test list
-#   VTEST_APPEND="..."            extra kernel command line
+# Everything the run leaves is in DIR (default build/runs/L-SCENARIO), the
+# interface for whoever reads it (checks/test.sh, compare-*.sh, bench.sh,
+# the demo):
+#   results.txt   one record per expected result: every test, dmesg_check
+#                 (in the guest) and console (the host's scan of the whole
+#                 console log for WARNING/BUG/KASAN/lockdep/panic); a result
+#                 that never came is a FAIL with the reason
+#   console.log   the serial console (kernel messages and test output)
+#   serial.txt    the guest's machine-read result stream (ttyS1)
+#   qemu.cmd      the QEMU command line
+#   tests         the test list that was run
+# Exit status 0 only if every expected result is a PASS.
 set -uo pipefail
 . "$(dirname "$0")/../checks/config.sh"
 
-usage() { die "usage: run.sh KERNEL_IMAGE SCENARIO [LABEL]"; }
-[ $# -ge 2 ] || usage
-kernel=$1 scen=$2 label=${3:-}
-[ -f "$kernel" ] || die "no kernel image $kernel"
-kernel=$(realpath "$kernel")
-case $scen in
-*/*|*.conf) conf=$scen; scen=$(basename "$scen" .conf) ;;
-*) conf=$TOP/qemu-test/scenarios/$scen.conf ;;
-esac
-[ -f "$conf" ] || die "no scenario $conf (have: $(cd "$TOP/qemu-test/scenarios" && ls ./*.conf | sed 's|^\./||; s|\.conf$||' | tr '\n' ' '))"
+usage() { die "usage: run.sh [--out DIR] [--label L] [--tests \"a b:arg\"] [--append \"...\"] [--verbose] KERNEL_IMAGE SCENARIO"; }
+out="" label="" tests="" tests_given=0 append="" verbose=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--out) out=${2:?}; shift 2 ;;
+	--label) label=${2:?}; shift 2 ;;
+	--tests) tests=${2?}; tests_given=1; shift 2 ;;
+	--append) append=${2?}; shift 2 ;;
+	--verbose) verbose=1; shift ;;
+	-h|--help) sed -n '2,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	-*) usage ;;
+	*) break ;;
+	esac
+done
+[ $# -eq 2 ] || usage
+kernel=$1 scen=$2
+conf=$TOP/qemu-test/scenarios/$scen.conf
+if [ -z "$label" ]; then
+	label=$(basename "$(cd "$(dirname "$kernel")/../../.." 2>/dev/null && pwd)")
+	[ -n "$label" ] && [ "$label" != / ] || label=kernel
+fi
+out=${out:-$BUILD/runs/$label-$scen}
+rm -rf "$out"
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+RECORDS=$out/results.txt
+: >"$RECORDS"
 
-# Scenario defaults, then the scenario.
-kernels=any cmdline="" mem=384M smp=2 disks="" tests="" requires="" timeout=120 test_timeout=""
-# shellcheck disable=SC1090
-. "$conf"
-[ -n "${VTEST_TESTS:-}" ] && tests=$VTEST_TESTS
+[ "$tests_given" = 1 ] || tests=$(bash "$TOP/qemu-test/plan.sh" tests "$scen" | paste -sd' ')
+expect=()
+for t in $tests dmesg_check console; do expect+=("${t%%:*}"); done
+
+# From here on, whatever stops the run leaves a FAIL for every expected
+# result it did not give.
+done_recording=0
+finish() {
+	local rc=$? name
+	[ "$done_recording" = 1 ] && return
+	for name in "${expect[@]}"; do
+		grep -q "^[A-Z]* $label/$scen/$name\\b" "$RECORDS" ||
+			record FAIL "$label/$scen/$name" "no result: the run stopped before booting (${why:-exit $rc})"
+	done
+}
+trap finish EXIT
+why=""
+fatal() { why=$*; printf 'error: %s\n' "$*" >&2; exit 1; }
+
+[ -f "$kernel" ] || fatal "no kernel image $kernel"
+kernel=$(realpath "$kernel")
+[ -f "$conf" ] || fatal "no scenario $conf (have: $(find "$TOP/qemu-test/scenarios" -name '*.conf' -printf '%f ' | sed 's/\.conf//g'))"
+scenario_check "$conf" || fatal "scenario $conf is malformed"
+[ -n "$tests" ] || fatal "no tests for scenario $scen in qemu-test/plan"
+dup=$(printf '%s\n' "${expect[@]}" | sort | uniq -d | paste -sd' ')
+[ -z "$dup" ] || fatal "tests listed twice: $dup"
+echo "$tests" >"$out/tests"
+
+cmdline=$(scenario_get "$conf" cmdline) mem=$(scenario_get "$conf" mem 384M)
+smp=$(scenario_get "$conf" smp 2) disks=$(scenario_get "$conf" disks)
+timeout=$(scenario_get "$conf" timeout 120) test_timeout=$(scenario_get "$conf" test_timeout)
 test_timeout=${test_timeout:-$((timeout > 30 ? timeout - 20 : timeout))}
 
-# build/out/NAME/arch/x86/boot/bzImage: NAME is the label, NAME/.config the config.
-kdir=$(cd "$(dirname "$kernel")/../../.." && pwd)
-kconfig=$kdir/.config
-[ -f "$kconfig" ] || kconfig=
-[ -n "$label" ] || label=$(basename "$kdir")
-[ -n "$label" ] && [ "$label" != / ] || label=kernel
-kind=${VTEST_KERNEL:-}
-if [ -z "$kind" ]; then
-	[ -n "$kconfig" ] || die "no .config next to $kernel: set VTEST_KERNEL=baseline|series"
-	if grep -qx 'CONFIG_VSWAP=y' "$kconfig"; then kind=series; else kind=baseline; fi
-fi
-case " $kernels " in
-*" $kind "*|*" any "*) ;;
-*)
-	if [ "${VTEST_FORCE:-}" != 1 ]; then
-		msg "not run: scenario $scen is for '$kernels' kernels, $kernel is $kind (VTEST_FORCE=1 runs it anyway)"
-		exit 0
-	fi
-	msg "VTEST_FORCE=1: running $kernels scenario $scen on a $kind kernel"
-	;;
-esac
+initrd=$(bash "$TOP/qemu-test/initramfs.sh") || fatal "the initramfs does not build (above)"
 
-# Tests whose kernel option is missing are not run (said so, not recorded).
-run_tests=()
-for t in $tests; do
-	name=${t%%:*} need=
-	for r in $requires; do
-		[ "${r%%:*}" = "$name" ] && need=${r#*:}
-	done
-	if [ -n "$need" ] && [ -n "$kconfig" ] && ! grep -qx "$need=y" "$kconfig"; then
-		msg "not run: $name ($need is not set in $kconfig)"
-		continue
-	fi
-	for seen in "${run_tests[@]%%:*}"; do
-		[ "$seen" = "$name" ] && die "test $name listed twice in $conf"
-	done
-	run_tests+=("$t")
-done
-expect=("${run_tests[@]%%:*}" dmesg_check)
-
-initrd=$(bash "$TOP/qemu-test/initramfs.sh") || die "initramfs build failed"
-
-work=$BUILD/qemu/$label-$scen
-rm -rf "$work"
-mkdir -p "$work" "$RESULTS"
-log=$RESULTS/$label-$scen.log
-res=$work/results.txt
+log=$out/console.log res=$out/serial.txt
 drives=()
 i=0
+mkdir -p "$out/disks"
 for size in $disks; do
-	truncate -s "$size" "$work/disk$i.raw"
-	drives+=(-drive "file=$work/disk$i.raw,format=raw,if=virtio,cache=unsafe")
+	truncate -s "$size" "$out/disks/disk$i.raw"
+	drives+=(-drive "file=$out/disks/disk$i.raw,format=raw,if=virtio,cache=unsafe")
 	i=$((i + 1))
 done
 
-tlist=$(IFS=,; echo "${run_tests[*]}")
-append="console=ttyS0 panic=-1 printk.devkmsg=on vtest.tests=$tlist vtest.timeout=$test_timeout $cmdline ${VTEST_APPEND:-}"
+tlist=$(tr ' ' ',' <<<"$tests")
+kappend="console=ttyS0 panic=-1 printk.devkmsg=on vtest.tests=$tlist vtest.timeout=$test_timeout $cmdline $append"
 qemu=(qemu-system-x86_64 -machine q35 -cpu max -smp "$smp" -m "$mem"
 	-nographic -no-reboot -monitor none
-	-serial stdio -serial "file:$res"
-	-kernel "$kernel" -initrd "$initrd" -append "$append" "${drives[@]}")
-printf '%q ' "${qemu[@]}" >"$work/qemu.cmd"; echo >>"$work/qemu.cmd"
+	-serial stdio -serial "file:$res.raw"
+	-kernel "$kernel" -initrd "$initrd" -append "$kappend" "${drives[@]}")
+printf '%q ' "${qemu[@]}" >"$out/qemu.cmd"; echo >>"$out/qemu.cmd"
 
-msg "$label/$scen: $kind kernel, ${#run_tests[@]} tests (${run_tests[*]}), ${mem} RAM, ${smp} CPUs${disks:+, disks $disks}, limit ${timeout}s"
+msg "$label/$scen: $(wc -w <<<"$tests") tests ($tests), ${mem} RAM, ${smp} CPUs${disks:+, disks $disks}, limit ${timeout}s; output in $out"
 t0=$(date +%s.%N)
-if [ "${VTEST_VERBOSE:-}" = 1 ]; then
-	timeout -k 10 "$timeout" "${qemu[@]}" </dev/null 2>&1 | tee "$log"
+if [ "$verbose" = 1 ]; then
+	timeout -k 10 "$timeout" "${qemu[@]}" </dev/null 2>&1 | tee "$log.raw"
 	qrc=${PIPESTATUS[0]}
 else
-	timeout -k 10 "$timeout" "${qemu[@]}" </dev/null >"$log" 2>&1
+	timeout -k 10 "$timeout" "${qemu[@]}" </dev/null >"$log.raw" 2>&1
 	qrc=$?
 fi
 t1=$(date +%s.%N)
 wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
-tr -d '\r' <"$res" >"$res.clean" 2>/dev/null || : >"$res.clean"
+tr -d '\r' <"$res.raw" >"$res" 2>/dev/null || : >"$res"
+tr -d '\r' <"$log.raw" >"$log" 2>/dev/null || : >"$log"
+rm -rf "$res.raw" "$log.raw" "$out/disks"
 
 # Why a test has no result, if it has none.
 why_missing() {
@@ -118,33 +126,59 @@ why_missing() {
 	if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
 		echo "no result: QEMU killed after the scenario's ${timeout}s limit"
 	elif grep -q 'Kernel panic' "$log"; then
-		echo "no result: $(grep -m 1 -o 'Kernel panic.*' "$log" | tr -d '\r')"
-	elif ! grep -q '^VTEST-INIT' "$res.clean"; then
+		echo "no result: $(grep -m 1 -o 'Kernel panic.*' "$log")"
+	elif ! grep -q '^VTEST-INIT' "$res"; then
 		echo "no result: the guest never reached /init (QEMU exit $qrc; see $log)"
-	elif grep -q "^VTEST-BEGIN $name\\b" "$res.clean"; then
+	elif grep -q "^VTEST-BEGIN $name\\b" "$res"; then
 		echo "no result: the guest died while running $name (QEMU exit $qrc)"
 	else
 		echo "no result: the guest stopped before $name (QEMU exit $qrc)"
 	fi
 }
 
+# The host's scan of the whole console: kernel lines (printk time stamp)
+# with a splat, whatever the guest's 128 KiB ring kept.  Each is named with
+# the test that was running (the guest's "vtest: start NAME" markers).
+console_scan() {
+	awk '
+	/^\[ *[0-9]+\.[0-9]+\] vtest: start / { cur = $NF }
+	/^\[ *[0-9]+\.[0-9]+\] / && /WARNING:|BUG:|KASAN:|UBSAN:|Oops|general protection fault|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|detected stall|blocked for more than|Kernel panic|list_add corruption|list_del corruption|kernel BUG at/ {
+		n++
+		if (n <= 3) printf "%s[during %s] %s", (n > 1 ? "; " : ""), (cur == "" ? "boot" : cur), substr($0, index($0, "]") + 2)
+	}
+	END { if (n > 3) printf "; ... %d splat lines in all", n; exit n > 0 }' "$log"
+}
+
 failed=0
-boot=$(sed -n 's/^VTEST-INIT \([0-9.]*\).*/\1/p' "$res.clean" | head -n 1)
+boot=$(sed -n 's/^VTEST-INIT \([0-9.]*\).*/\1/p' "$res" | head -n 1)
 for name in "${expect[@]}"; do
-	line=$(grep "^VTEST-RESULT $name " "$res.clean" | tail -n 1)
-	verdict=$(echo "$line" | cut -d' ' -f3)
-	reason=$(echo "$line" | cut -d' ' -f4-)
+	[ "$name" = console ] && continue
+	line=$(grep "^VTEST-RESULT $name " "$res" | tail -n 1)
+	verdict=$(cut -d' ' -f3 <<<"$line")
+	reason=$(cut -d' ' -f4- <<<"$line")
 	case $verdict in
 	PASS) record PASS "$label/$scen/$name" "$reason" ;;
 	FAIL) record FAIL "$label/$scen/$name" "$reason"; failed=$((failed + 1)) ;;
 	*) record FAIL "$label/$scen/$name" "$(why_missing "$name")"; failed=$((failed + 1)) ;;
 	esac
 done
+if splats=$(console_scan); then
+	if [ -s "$log" ]; then
+		record PASS "$label/$scen/console" "no splat in $(wc -l <"$log") console lines"
+	else
+		record FAIL "$label/$scen/console" "empty console log (QEMU exit $qrc)"
+		failed=$((failed + 1))
+	fi
+else
+	record FAIL "$label/$scen/console" "$splats"
+	failed=$((failed + 1))
+fi
 if [ "$qrc" != 0 ] && [ "$failed" = 0 ]; then
 	# Every result arrived but QEMU did not end cleanly: say so, loudly.
 	record FAIL "$label/$scen/qemu" "QEMU exit status $qrc after all results"
 	failed=1
 fi
+done_recording=1
 
-msg "$label/$scen: $((${#expect[@]})) results, $failed failed; kernel reached /init at ${boot:-?}s guest time, ${wall}s wall; log $log"
+msg "$label/$scen: ${#expect[@]} results, $failed failed; kernel reached /init at ${boot:-?}s guest time, ${wall}s wall; output in $out"
 [ "$failed" = 0 ]
