@@ -1,4 +1,6 @@
 # Shared settings for every script in checks/ and qemu-test/.  Sourced, not run.
+# The variables are used by the scripts that source this file.
+# shellcheck shell=bash disable=SC2034
 # Everything that makes the kernel tree and its hashes reproducible lives here.
 
 # Debian's tools first: checkpatch's spdxcheck.py and b4 need Debian's

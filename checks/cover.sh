@@ -39,6 +39,7 @@ B4TREE=$BUILD/b4
 B4_BRANCH=b4/$SERIES_NAME
 B4_BASE=b4-base/$SERIES_NAME
 B4_LOG=$BUILD/b4.log
+# shellcheck disable=SC2034 # used by send.sh and test-mails.sh, which source this
 MAILS=$BUILD/mails
 SENDER_NAME=${VSWAP_SENDER_NAME:-$IDENT_NAME}
 SENDER_EMAIL=${VSWAP_SENDER_EMAIL:-$IDENT_EMAIL}
@@ -72,8 +73,9 @@ check_cover_source() {
 	[ -f "$src" ] || die "$src is missing: write the cover letter of v$n there (copy v$((n - 1))/cover.txt and add 'Changes in v$n:')"
 	! grep -q EDITME "$src" || die "$src still says EDITME: finish the cover letter first"
 	grep -q "^Changes in v$n:" "$src" || die "$src has no 'Changes in v$n:' section"
-	[ -n "$(head -1 "$src")" ] && [ -z "$(sed -n 2p "$src")" ] ||
+	if [ -z "$(head -1 "$src")" ] || [ -n "$(sed -n 2p "$src")" ]; then
 		die "$src must start with the subject line and a blank line"
+	fi
 }
 
 # Run b4 in the b4 worktree.  B4_REAL=1 keeps the user's git config (their
@@ -173,8 +175,9 @@ print(json.dumps(t))' <<<"$tracking")
 	kb4_quiet prep --auto-to-cc
 
 	# b4 must not have touched the series.
-	[ "$(b4git rev-parse HEAD)" = "$tip" ] && [ "$(kgit rev-parse "refs/heads/$SERIES_BRANCH")" = "$tip" ] ||
+	if [ "$(b4git rev-parse HEAD)" != "$tip" ] || [ "$(kgit rev-parse "refs/heads/$SERIES_BRANCH")" != "$tip" ]; then
 		die "b4 changed the commits of the series (b4/vswap $(b4git rev-parse HEAD), vswap $tip)"
+	fi
 	msg "b4: $B4_BRANCH = $SERIES_BRANCH ($count patches, tip ${tip:0:12}), v$n, cover from cover-letters/v$n/cover.txt"
 }
 

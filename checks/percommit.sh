@@ -1,161 +1,171 @@
 #!/bin/bash
-# Gate every commit of the series, one by one, in a scratch worktree of the
-# kernel tree (build/percommit, never the user's checkout):
-#   checkpatch --strict   no error/warning/check unless justified in
-#                         checks/checkpatch-exceptions.txt
-#   build                 the guest kernel builds (incremental from the parent)
-#   sparse                no sparse warning on the files the commit touches
-#                         that the parent does not already have
-#   boot (BOOT=1)         boots with vswap=on and vswap=off, quick guest test
-# The baseline itself is built first (it is the sparse reference and the
-# unpatched kernel for the tests).  A failure names the commit.
+# Gate every commit of the series, one by one, in the scratch worktree of
+# the kernel tree (build/percommit, never your checkout):
+#   checkpatch/N   checkpatch --strict: nothing unless justified in
+#                  checks/checkpatch-exceptions.txt
+#   build/N        the guest kernel (plan kernel "commits") builds,
+#                  incrementally from the parent
+#   sparse/N       no sparse warning on the objects the commit touches that
+#                  the parent does not have; sparse must have run
+#   warnings/N     no compiler warning at W=1 on those objects that the
+#                  parent does not have
+#   boots (--boot) every scenario the plan boots on "commits", e.g. a
+#                  vswap=on and a vswap=off boot that must swap
+# The baseline is built first (the reference for the tests; kept as
+# build/out/img-baseline), the tip is kept as build/out/img-tip.
+#
+#   percommit.sh [--boot] [--branch B] [--from REV] [--results DIR]
+# --branch B    gate branch B instead of vswap
+# --from REV    gate only the commits after REV (no baseline build, no
+#               images kept): checks/test-gates.sh gates its bad commits so
+# --results DIR records go to DIR/results.txt instead of build/results/
 set -uo pipefail
 . "$(dirname "$0")/config.sh"
 
-BOOT=${BOOT:-0}
-wt=$BUILD/percommit
-out=percommit
-fail=0
+boot=0 branch=$SERIES_BRANCH from=""
+while [ $# -gt 0 ]; do
+	case $1 in
+	--boot) boot=1; shift ;;
+	--branch) branch=${2:?}; shift 2 ;;
+	--from) from=${2:?}; shift 2 ;;
+	--results) RECORDS=${2:?}/results.txt; mkdir -p "$2"; shift 2 ;;
+	*) die "usage: percommit.sh [--boot] [--branch B] [--from REV] [--results DIR]" ;;
+	esac
+done
+logs=$(dirname "${RECORDS:-$RESULTS/results.txt}")
+mkdir -p "$logs"
 
 [ -d "$KTREE/.git" ] || die "no kernel tree (make tree)"
-kgit rev-parse -q --verify "refs/heads/$SERIES_BRANCH" >/dev/null || die "no $SERIES_BRANCH branch (make tree)"
-# VSWAP_GATE_FROM=REV gates only the commits after REV (and skips the
-# baseline build): checks/test-gates.sh uses it for its one bad commit.
-from=${VSWAP_GATE_FROM:-}
-commits=$(kgit rev-list --reverse "${from:-$BASE_TAG}..$SERIES_BRANCH")
-[ -n "$commits" ] || { record FAIL "series" "no commits on $SERIES_BRANCH"; exit 1; }
+kgit rev-parse -q --verify "refs/heads/$branch" >/dev/null || die "no $branch branch (make tree)"
+commits=$(kgit rev-list --reverse "${from:-$BASE_TAG}..refs/heads/$branch")
+[ -n "$commits" ] || { bad "series" "no commits on $branch"; exit 1; }
+read -r variant _ < <(bash "$TOP/qemu-test/plan.sh" kernel commits) || die "no kernel 'commits' in the plan"
+mapfile -t scenarios < <(bash "$TOP/qemu-test/plan.sh" boots commits | cut -d' ' -f2)
+wt=$WORKTREE out=$OUT/$variant
+build() { bash "$TOP/checks/build.sh" "$variant" "$1" >/dev/null; }
 
-if [ ! -d "$wt/.git" ] && [ ! -f "$wt/.git" ]; then
-	kgit worktree prune
-	msg "creating scratch worktree $wt"
-	kgit worktree add -q --detach "$wt" "$BASE_TAG" || die "cannot create worktree $wt"
-fi
-wgit() { KTREE=$wt kgit "$@"; }
-
-# Keep a built kernel as build/out/img-NAME/ (bzImage and .config, laid out
-# as in a build directory, which qemu-test/run.sh expects).
-save_image() {
-	local d=$OUT/${VSWAP_IMG_PREFIX:-img-}$1
-	mkdir -p "$d/arch/x86/boot"
-	cp "$OUT/$out/arch/x86/boot/bzImage" "$d/arch/x86/boot/bzImage"
-	cp "$OUT/$out/.config" "$d/.config"
-}
-
-checkout() {
-	wgit checkout -q --detach -f "$1"
-	# Debian's .gitignore hides untracked files; remove any left over.
-	wgit status --porcelain --ignored=matching | sed -n 's/^!! //p' | (cd "$wt" && xargs -r rm -rf)
-}
-
-build() {
-	bash "$TOP/checks/build.sh" "$out" base "$wt" >/dev/null
-}
-
-# Objects to run sparse on for a commit: the .c files it touches, and the
-# mm/ .c files that include an mm/ header it touches.
-sparse_targets() {
-	local c=$1 f h
+# Objects to analyse for commit C (no checkout needed): the .c files it
+# touches, and the mm/ .c files that include an mm/ header it touches or
+# <linux/swap.h>, if it touches that; only those this configuration compiles.
+targets() {
+	local c=$1 h
 	{
-		wgit diff --name-only --diff-filter=AM "$c^" "$c" -- '*.c'
-		for h in $(wgit diff --name-only --diff-filter=AM "$c^" "$c" -- 'mm/*.h'); do
-			(cd "$wt" && grep -l "#include \"$(basename "$h")\"" mm/*.c)
+		kgit diff --name-only --diff-filter=AM "$c^" "$c" -- '*.c'
+		for h in $(kgit diff --name-only --diff-filter=AM "$c^" "$c" -- 'mm/*.h'); do
+			kgit grep -l "#include \"$(basename "$h")\"" "$c" -- 'mm/*.c' | cut -d: -f2-
 		done
-		if wgit diff --name-only "$c^" "$c" -- include/linux/swap.h | grep -q .; then
-			(cd "$wt" && grep -l '#include <linux/swap.h>' mm/*.c)
+		if kgit diff --name-only "$c^" "$c" -- include/linux/swap.h | grep -q .; then
+			kgit grep -l '#include <linux/swap.h>' "$c" -- 'mm/*.c' | cut -d: -f2-
 		fi
 	} | sort -u | while read -r f; do
-		# Only what this configuration compiles.
-		[ -f "$OUT/$out/${f%.c}.o" ] && echo "${f%.c}.o"
+		[ -f "$out/${f%.c}.o" ] && echo "${f%.c}.o"
 	done
 }
 
-# Sparse warnings for the given objects, without line numbers so that code
-# moving around does not look new.
-sparse_run() {
-	local o
+# analyse OBJ...: recompile the objects with W=1 and sparse (C=2), print
+# "sparse|gcc FILE: message" lines (no line numbers, so that code moving
+# around does not look new).  Non-zero if the compile or sparse failed.
+analyse() {
+	local o rc=0 outp all=""
 	for o in "$@"; do
-		make -s -C "$wt" O="$OUT/$out" C=2 CF="-D__CHECK_ENDIAN__" "$o" 2>&1 >/dev/null |
-			grep -E ': (warning|error):' | sed -E 's/:[0-9]+:[0-9]+:/:/' || true
-	done | sort
+		# Always recompile: an object still current from an earlier W=1
+		# pass would print nothing (ccache replays the warnings).
+		rm -f "$out/$o"
+		if ! outp=$(make -s -C "$wt" O="$out" W=1 C=2 CF="-D__CHECK_ENDIAN__" "$o" 2>&1 >/dev/null); then
+			printf '%s\n' "$outp" | tail -3 >&2
+			rc=1
+		fi
+		all+=$outp$'\n'
+	done
+	printf '%s' "$all" | grep -E ': (warning|error):' | sed -E 's/:[0-9]+:[0-9]+:/:/' |
+		awk '/\[-W[^]]*\]$/ { print "gcc " $0; next } { print "sparse " $0 }' | sort -u
+	return $rc
 }
 
+# gate KIND NAME BEFORE AFTER: PASS unless AFTER has lines of KIND that BEFORE lacks.
+gate() {
+	local kind=$1 name=$2 new
+	new=$(comm -13 <(grep "^$kind " <<<"$3" | sort -u) <(grep "^$kind " <<<"$4" | sort -u) | cut -d' ' -f2-)
+	if [ -z "$new" ]; then
+		good "$([ "$kind" = gcc ] && echo warnings || echo sparse)/$name"
+	else
+		printf '%s\n' "$new" >"$logs/$kind-$name.log"
+		bad "$([ "$kind" = gcc ] && echo warnings || echo sparse)/$name" "$(head -3 <<<"$new" | tr '\n' ' ')(log: $logs/$kind-$name.log)"
+	fi
+}
+
+command -v sparse >/dev/null || die "sparse is not installed (make deps)"
+
 if [ -n "$from" ]; then
-	:
-elif msg "building the baseline $BASE_TAG" && checkout "$BASE_TAG" && build; then
-	record PASS "build/baseline"
-	save_image baseline
+	msg "building the parent $(kgit rev-parse --short "$from")"
+	build "$from" || die "the parent $from does not build"
 else
-	record FAIL "build/baseline" "see $OUT/$out/build.log"
-	exit 1
+	msg "building the baseline $BASE_TAG"
+	if build "$BASE_TAG"; then
+		good "build/baseline"
+		save_image baseline "$variant" "$(kgit rev-parse "$BASE_TAG^{commit}")" "$out"
+	else
+		bad "build/baseline" "see $out/build.log"
+		exit 1
+	fi
 fi
 
 n=${from:+$(kgit rev-list --count "$BASE_TAG..$from")}
-n=${n:-0} tip_ok=0
+n=${n:-0} i=0 last_ok=0 total=$(wc -w <<<"$commits")
 for c in $commits; do
-	n=$((n + 1))
-	subj=$(wgit log -1 --format=%s "$c")
-	name=$(printf '%02d-%s' "$n" "$(wgit log -1 --format=%f "$c" | cut -c1-40)")
-	msg "commit $n: $subj ($(wgit rev-parse --short "$c"))"
+	n=$((n + 1)) i=$((i + 1))
+	subj=$(kgit log -1 --format=%s "$c")
+	name=$(commit_label "$n" "$c")
+	msg "commit $n ($i of $total on $branch): $subj ($(kgit rev-parse --short "$c"))"
 
-	# checkpatch
-	cp_args=()
-	while read -r type _; do
-		case "$type" in ''|'#'*) continue ;; esac
-		cp_args+=(--ignore "$type")
-	done < <(grep -E "^$n[[:space:]]|^\*[[:space:]]" "$TOP/checks/checkpatch-exceptions.txt" 2>/dev/null | cut -f2- | sed 's/^[[:space:]]*//')
-	cplog=$RESULTS/checkpatch-$name.log
-	mkdir -p "$RESULTS"
-	if (cd "$wt" && wgit format-patch -1 --stdout "$c" |
-	    perl scripts/checkpatch.pl --strict --color=never "${cp_args[@]}" -) >"$cplog" 2>&1 &&
-	   grep -q 'total: 0 errors, 0 warnings, 0 checks' "$cplog"; then
-		record PASS "checkpatch/$name"
+	cplog=$logs/checkpatch-$name.log
+	if kgit format-patch -1 --stdout "$c" | checkpatch_run "$n" "$wt" - >"$cplog"; then
+		good "checkpatch/$name"
+	elif ! grep -q '^total: ' "$cplog"; then
+		bad "checkpatch/$name" "checkpatch.pl did not run to the end (log: $cplog)"
 	else
-		record FAIL "checkpatch/$name" "$(grep -E '^(ERROR|WARNING|CHECK)' "$cplog" | head -3 | tr '\n' ' ')(log: $cplog)"
-		fail=1
+		bad "checkpatch/$name" "$(grep -E '^(ERROR|WARNING|CHECK)' "$cplog" | head -3 | tr '\n' ' ')(log: $cplog)"
 	fi
 
-	# sparse reference on the parent, for the objects this commit touches
-	checkout "$c"
-	targets=$(sparse_targets "$c" || true)
-	checkout "$c^"
-	build >/dev/null 2>&1 || true
+	# The worktree holds the parent, built: its warnings first.
+	tg=$(targets "$c")
 	# shellcheck disable=SC2086
-	before=$(sparse_run $targets)
-
-	checkout "$c"
-	if ! build; then
-		record FAIL "build/$name" "see $OUT/$out/build.log"
-		fail=1
-		tip_ok=0
+	before=$(analyse $tg) || { bad "sparse/$name" "sparse or W=1 compile failed on the parent"; }
+	if ! build "$c"; then
+		bad "build/$name" "see $out/build.log"
+		last_ok=0
 		continue
 	fi
-	tip_ok=1
-	record PASS "build/$name"
-	# Objects the commit adds exist only now.
-	targets=$(sparse_targets "$c" || true)
+	last_ok=1
+	good "build/$name"
+	tg=$(targets "$c")
 	# shellcheck disable=SC2086
-	after=$(sparse_run $targets)
-	new=$(comm -13 <(printf '%s\n' "$before" | sed '/^$/d') <(printf '%s\n' "$after" | sed '/^$/d'))
-	if [ -z "$targets" ]; then
-		record PASS "sparse/$name" "no compiled C file touched"
-	elif [ -z "$new" ]; then
-		record PASS "sparse/$name"
+	if [ -z "$tg" ]; then
+		good "sparse/$name" "no compiled C file touched"
+		good "warnings/$name" "no compiled C file touched"
+	elif ! after=$(analyse $tg); then
+		bad "sparse/$name" "sparse or the W=1 compile did not run to the end"
+		bad "warnings/$name" "sparse or the W=1 compile did not run to the end"
 	else
-		printf '%s\n' "$new" >"$RESULTS/sparse-$name.log"
-		record FAIL "sparse/$name" "$(printf '%s' "$new" | head -3 | tr '\n' ' ')"
-		fail=1
+		gate sparse "$name" "$before" "$after"
+		gate gcc "$name" "$before" "$after"
 	fi
 
-	save_image "$name"
-	if [ "$BOOT" = 1 ]; then
-		for sc in smoke-on smoke-off; do
-			bash "$TOP/qemu-test/run.sh" "$OUT/${VSWAP_IMG_PREFIX:-img-}$name/arch/x86/boot/bzImage" \
-				"$sc" "$name" >"$RESULTS/boot-$name-$sc.out" 2>&1 || fail=1
-			grep -E '^(PASS|FAIL) ' "$RESULTS/boot-$name-$sc.out"
+	if [ "$boot" = 1 ]; then
+		for sc in "${scenarios[@]}"; do
+			run=$BUILD/runs/$name-$sc
+			bash "$TOP/qemu-test/run.sh" --out "$run" --label "$name" "$out/arch/x86/boot/bzImage" "$sc" \
+				>"$logs/boot-$name-$sc.out" 2>&1
+			merge_records "$run" && grep -E '^(PASS|FAIL) ' "$run/results.txt"
+			if grep -q '^FAIL ' "$run/results.txt" 2>/dev/null; then
+				fail=1
+			elif [ ! -s "$run/results.txt" ]; then
+				bad "$name/$sc" "the boot left no result (see $logs/boot-$name-$sc.out)"
+			fi
 		done
 	fi
 done
-# The tip kernel for the guest suites, only if the last commit built.
-rm -rf "$OUT/${VSWAP_IMG_PREFIX:-img-}tip"
-[ "$tip_ok" = 1 ] && save_image tip
-exit $fail
+if [ -z "$from" ] && [ "$last_ok" = 1 ]; then
+	save_image tip "$variant" "$(kgit rev-parse "refs/heads/$branch")" "$out"
+fi
+exit "$fail"

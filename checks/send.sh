@@ -42,7 +42,7 @@ save_cover "$dir"
 
 if [ "$mode" = mails ]; then
 	msg "wrote $(find "$dir" -name '*.eml' | wc -l) mails of v$n into ${dir#"$TOP"/}:"
-	(cd "$dir" && ls -1 ./*.eml | sed 's|^\./|    |')
+	find "$dir" -maxdepth 1 -name '*.eml' -printf '    %f\n' | sort
 	msg "NOTHING WAS SENT.  To send them: make send SEND=really (or SEND=reflect to send to yourself only)"
 	exit 0
 fi
@@ -71,6 +71,7 @@ print(t["series"].get("history", {}).get("v" + os.environ["N"], [""])[-1])' <<<"
 [ -n "$msgid" ] || die "b4 send finished but recorded no Message-Id for v$n; check 'b4 prep --show-revision' in $B4TREE"
 echo "$msgid" >"$COVER_DIR/v$n/message-id"
 next=$((n + 1))
+# shellcheck disable=SC2059 # b4.linkmask is a printf format (lore's %s)
 link=$(printf "$(git config -f "$B4_CONFIG" --get b4.linkmask || echo 'https://lore.kernel.org/r/%s')" "$msgid")
 mkdir -p "$COVER_DIR/v$next"
 if [ ! -s "$COVER_DIR/v$next/cover.txt" ]; then

@@ -12,13 +12,18 @@ sgit() { git -C "$S" "$@"; }
 apply_in() { VSWAP_KTREE=$S bash "$TOP/checks/tree.sh" apply; }
 
 got=$(kgit rev-parse "$BASE_TAG^{commit}")
-[ "$got" = "$BASE_COMMIT" ] && good tree/baseline-hash ||
+if [ "$got" = "$BASE_COMMIT" ]; then
+	good tree/baseline-hash
+else
 	bad tree/baseline-hash "baseline is $got, expected $BASE_COMMIT (checks/config.sh)"
+fi
 
 tip=$(kgit rev-parse "refs/heads/$SERIES_BRANCH")
 rm -rf "$S" "$S.home"
-git clone -q --shared --no-checkout "$KTREE" "$S" && sgit checkout -q --detach "$BASE_TAG" ||
-	{ bad tree/clone "cannot clone $KTREE"; exit 1; }
+if ! git clone -q --shared --no-checkout "$KTREE" "$S" || ! sgit checkout -q --detach "$BASE_TAG"; then
+	bad tree/clone "cannot clone $KTREE"
+	exit 1
+fi
 # Like a fresh machine: the baseline only, no branch the clone brought along.
 sgit for-each-ref --format='%(refname)' refs/heads refs/remotes | while read -r ref; do
 	sgit update-ref -d "$ref"
@@ -29,8 +34,11 @@ mkdir -p "$S.home"
 printf '[user]\n\tname = Somebody Else\n\temail = else@example.org\n[am]\n\tthreeWay = true\n' >"$S.home/.gitconfig"
 if HOME=$S.home TZ=Asia/Tokyo apply_in >"$S.log" 2>&1; then
 	got=$(sgit rev-parse "refs/heads/$SERIES_BRANCH")
-	[ "$got" = "$tip" ] && good tree/series-hash ||
+	if [ "$got" = "$tip" ]; then
+		good tree/series-hash
+	else
 		bad tree/series-hash "applied tip $got differs from $tip"
+	fi
 else
 	bad tree/series-hash "apply failed: $(tail -1 "$S.log")"
 fi
@@ -41,7 +49,7 @@ if apply_in 2>&1 | grep -q 'is current'; then good tree/reapply-noop; else bad t
 # A patch that does not apply: named, with git's reason; branch unchanged.
 bad=$S.badexport
 rm -rf "$bad"; mkdir -p "$bad"; cp "$EXPORT_DIR"/*.patch "$bad"/
-last=$(ls "$bad"/*.patch | tail -1)
+last=$(find "$bad" -name '*.patch' | sort | tail -n 1)
 # Break the first context line of the first hunk.
 awk 'BEGIN{h=0} /^@@/{h=1; print; next} h==1 && /^ /{print " this line is not in the tree"; h=2; next} {print}' "$last" >"$last.new" && mv "$last.new" "$last"
 out=$(VSWAP_EXPORT_DIR=$bad apply_in 2>&1); rc=$?

@@ -41,8 +41,17 @@ add "pull request bundle" "bash $TOP/checks/test-pull.sh"
 add "the gates refuse bad commits and kernels" "bash $TOP/checks/test-gates.sh"
 
 plan_check() {
-	local out
+	local out bad_plan=$RESULTS/plan-bad
 	if out=$(plan check 2>&1); then good plan/check "$out"; else bad plan/check "$(tr '\n' ' ' <<<"$out")"; fi
+	# The check can fail: a test listed twice and a boot of a scenario
+	# that does not exist.
+	{ cat "$TOP/qemu-test/plan"; echo "test smoke-on smoke:disk:/dev/vda"; echo "boot tip no-such-scenario"; } >"$bad_plan"
+	out=$(VSWAP_PLAN=$bad_plan plan check 2>&1)
+	if [ $? != 0 ] && grep -q 'listed twice: smoke-on smoke' <<<"$out" && grep -q 'no qemu-test/scenarios/no-such-scenario.conf' <<<"$out"; then
+		good plan/check-refuses-bad-plan
+	else
+		bad plan/check-refuses-bad-plan "plan.sh check on $bad_plan said: $(tr '\n' ' ' <<<"$out")"
+	fi
 }
 build_kernel() {
 	if kernel_image "$1" >/dev/null; then good "build/$1"; else bad "build/$1" "see $OUT/$(plan kernel "$1" | cut -d' ' -f1)/build.log"; fi

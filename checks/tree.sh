@@ -108,7 +108,7 @@ do_export() {
 	rm -f "$EXPORT_DIR"/*.patch
 	cp "$tmp"/*.patch "$EXPORT_DIR"/ 2>/dev/null || true
 	rm -rf "$tmp"
-	msg "exported $(ls "$EXPORT_DIR"/*.patch 2>/dev/null | wc -l) patches to branch-export/"
+	msg "exported $(find "$EXPORT_DIR" -maxdepth 1 -name '*.patch' | wc -l) patches to branch-export/"
 
 	# Rebuild the branch from what was just exported, so that this tree has
 	# the hashes every other machine gets from git am (committer and dates

@@ -3,8 +3,10 @@
 #   initramfs.sh          build if needed, print the initramfs path
 #   initramfs.sh -f       rebuild unconditionally
 #
-# Every qemu-test/guest/*.c except lib.c is one test: built static with
-# lib.c into build/guest/bin/NAME and installed as /tests/NAME.  The
+# Every qemu-test/guest/*.c is one test: built static and linked with
+# every qemu-test/guest/lib/*.c (the helper library, compiled once into
+# build/guest/lib/) into build/guest/bin/NAME, installed as /tests/NAME.
+# Tests include "lib.h", which includes the lib/*.h headers.  The
 # kernel's cgroup selftests test_zswap and test_memcontrol (run by
 # guest/kselftest_zswap.c and guest/kselftest_memcontrol.c) are built
 # static from the kernel tree ($KTREE, unchanged sources, plus
@@ -45,7 +47,8 @@ flock 9
 
 inputs_sum() {
 	{
-		sha256sum "$src"/guest/*.c "$src"/guest/*.h "$src/init" "$0" "$busybox"
+		sha256sum "$src"/guest/*.c "$src"/guest/*.h "$src"/guest/lib/*.c \
+			"$src"/guest/lib/*.h "$src/init" "$0" "$busybox"
 		"$CC" --version | head -n 1
 		echo "${CFLAGS[*]}"
 		if have_kst; then
@@ -67,12 +70,19 @@ fi
 file -L "$busybox" 2>/dev/null | grep -q 'statically linked' ||
 	die "$busybox is not statically linked (install busybox-static, or set VTEST_BUSYBOX)"
 
-rm -rf "$out/bin" "$out/root"
-mkdir -p "$out/bin" "$out/root"/{bin,sbin,usr/bin,usr/sbin,tests,etc,proc,sys,dev,tmp,run}
+rm -rf "${out:?}/bin" "${out:?}/lib" "${out:?}/root"
+mkdir -p "$out/bin" "$out/lib" "$out/root"/{bin,sbin,usr/bin,usr/sbin,tests,etc,proc,sys,dev,tmp,run}
+INCS=(-I"$src/guest" -I"$src/guest/lib")
+libobjs=()
+for c in "$src"/guest/lib/*.c; do
+	o=$out/lib/$(basename "$c" .c).o
+	"$CC" "${CFLAGS[@]}" "${INCS[@]}" -c -o "$o" "$c" ||
+		die "guest library $(basename "$c") does not build"
+	libobjs+=("$o")
+done
 for c in "$src"/guest/*.c; do
 	name=$(basename "$c" .c)
-	[ "$name" = lib ] && continue
-	"$CC" "${CFLAGS[@]}" -I"$src/guest" -o "$out/bin/$name" "$c" "$src/guest/lib.c" ||
+	"$CC" "${CFLAGS[@]}" "${INCS[@]}" -o "$out/bin/$name" "$c" "${libobjs[@]}" ||
 		die "guest test $name does not build"
 	cp "$out/bin/$name" "$out/root/tests/$name"
 done
@@ -87,7 +97,7 @@ else
 fi
 cp "$busybox" "$out/root/bin/busybox"
 install -m 0755 "$src/init" "$out/root/init"
-echo smoke >"$out/root/etc/vtest.tests"
+echo smoke:zswap:/dev/vda >"$out/root/etc/vtest.tests"
 
 # Same bytes for the same inputs: fixed mtimes and owners, sorted names.
 find "$out/root" -exec touch -h -d "$BASE_DATE" {} +

@@ -45,7 +45,6 @@
 
 #define MAX_WL		16
 #define MAX_PROCS	8
-#define ZSWAP_DBG	DEBUGFS "/zswap"
 
 enum kind { K_SEQ, K_USEMEM, K_RANDOM };
 static const char *const kind_name[] = { "seq", "usemem", "random" };
@@ -88,14 +87,6 @@ static void emit(const char *fmt, ...)
 	printf("# %s", buf);
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static unsigned long parse_size(const char *s)
 {
 	char *end;
@@ -111,16 +102,6 @@ static unsigned long parse_size(const char *s)
 
 /* ---- the data ------------------------------------------------------------ */
 
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ULL;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebULL;
-	x ^= x >> 31;
-	return x;
-}
-
 /*
  * A page of "realistic" data: zero_pct % of the pages are zero-filled, the
  * others start with rnd_pct % incompressible bytes followed by runs of
@@ -131,14 +112,14 @@ static uint64_t mix64(uint64_t x)
 static void fill(uint64_t *w, size_t idx, uint64_t seed)
 {
 	size_t nw = page_size() / 8, nrnd = nw * rnd_pct / 100;
-	uint64_t s = mix64(seed ^ mix64(idx + 1)), dict[16];
+	uint64_t s = pat_mix64(seed ^ pat_mix64(idx + 1)), dict[16];
 
 	if ((s % 100) < (uint64_t)zero_pct) {
 		memset(w, 0, page_size());
 		return;
 	}
 	for (int i = 0; i < 16; i++)
-		dict[i] = mix64(s + i);
+		dict[i] = pat_mix64(s + i);
 	for (size_t j = 0; j < nw; ) {
 		s ^= s << 13;
 		s ^= s >> 7;
@@ -165,20 +146,6 @@ struct sample {
 	long long slab, sunreclaim, vmalloc, pagetables;	/* /proc/meminfo, KiB */
 };
 
-static long long rd(const char *path)
-{
-	long long v;
-
-	return read_ll(path, &v) ? -1 : v;
-}
-
-static long long meminfo(const char *key)
-{
-	long long v;
-
-	return read_key("/proc/meminfo", key, &v) ? -1 : v;
-}
-
 static long long swaps_used_all(void)
 {
 	char buf[8192], name[256], type[64];
@@ -200,14 +167,14 @@ static void sample(const char *cg, struct sample *s)
 	if (cg)
 		cg_read_ll(cg, "memory.swap.current", &s->swap_cur);
 	s->zswapped = cg ? cg_stat(cg, "zswapped") : -1;
-	s->pool = rd(ZSWAP_DBG "/pool_total_size");
-	s->stored = rd(ZSWAP_DBG "/stored_pages");
+	s->pool = zswap_stat("pool_total_size");
+	s->stored = zswap_stat("stored_pages");
 	s->swaps_used = swaps_used_all();
-	s->vswap_used = rd(VSWAP_DIR "/used");
-	s->slab = meminfo("Slab");
-	s->sunreclaim = meminfo("SUnreclaim");
-	s->vmalloc = meminfo("VmallocUsed");
-	s->pagetables = meminfo("PageTables");
+	s->vswap_used = vswap_stat("used");
+	s->slab = meminfo_kb("Slab");
+	s->sunreclaim = meminfo_kb("SUnreclaim");
+	s->vmalloc = meminfo_kb("VmallocUsed");
+	s->pagetables = meminfo_kb("PageTables");
 }
 
 static long long swapped(const struct sample *s)
@@ -299,7 +266,7 @@ static int worker(const char *cg, void *arg)
 	size_t ps = page_size(), nw = ps / 8, n = j->npages;
 	uint64_t seed = ((uint64_t)round_no << 32) ^ ((uint64_t)j->proc << 24) ^ 0xbe4c;
 	uint64_t *buf = map_anon(n);
-	double t0 = now(), t1;
+	double t0 = mono_now(), t1;
 
 	(void)cg;
 	if (!buf)
@@ -308,7 +275,7 @@ static int worker(const char *cg, void *arg)
 		for (size_t i = 0; i < n; i++)
 			fill(buf + i * nw, i, seed + p);
 	if (wl->kind == K_RANDOM) {
-		uint64_t s = mix64(seed) | 1, sum = 0;
+		uint64_t s = pat_mix64(seed) | 1, sum = 0;
 		size_t acc = n * wl->accesses_x;
 
 		for (size_t a = 0; a < acc; a++) {
@@ -322,10 +289,10 @@ static int worker(const char *cg, void *arg)
 			w[(s >> 40) % nw] = sum;	/* dirty: it must go out again */
 		}
 	}
-	t1 = now();
+	t1 = mono_now();
 	j->sh->work_s[j->proc] = t1 - t0;
 	munmap(buf, n * ps);
-	j->sh->free_s[j->proc] = now() - t1;
+	j->sh->free_s[j->proc] = mono_now() - t1;
 	j->sh->done[j->proc] = 1;
 	return 0;
 }
@@ -343,7 +310,7 @@ static void run_workload(const struct workload *wl)
 	pid_t pids[MAX_PROCS];
 	int status[MAX_PROCS], running = 0, timed_out = 0;
 	double user = 0, sys = 0, t0, t1, last_slab = 0;
-	long long oom = 0, zout, zin, majflt;
+	long long oom, zout, zin, majflt;
 	char grown[256] = "", st[64] = "ok";
 	char *cg;
 
@@ -360,7 +327,7 @@ static void run_workload(const struct workload *wl)
 	peak = before;
 	maxs = before;
 
-	t0 = now();
+	t0 = mono_now();
 	for (int p = 0; p < wl->procs; p++) {
 		jobs[p] = (struct job){ .wl = wl, .proc = p, .npages = npages, .sh = sh };
 		pids[p] = cg_spawn(cg, worker, &jobs[p]);
@@ -396,23 +363,23 @@ static void run_workload(const struct workload *wl)
 		if (swapped(&cur) > swapped(&peak)) {
 			peak = cur;
 			/* slabinfo is long: at most twice a second */
-			if (have_slabinfo && now() - last_slab > 0.5) {
+			if (have_slabinfo && mono_now() - last_slab > 0.5) {
 				slabinfo(sl1);
-				last_slab = now();
+				last_slab = mono_now();
 			}
 		}
 #define MAXF(f) do { if (cur.f > maxs.f) maxs.f = cur.f; } while (0)
 		MAXF(pool); MAXF(stored); MAXF(swaps_used); MAXF(vswap_used);
 		MAXF(swap_cur); MAXF(zswapped);
-		if (!timed_out && now() - t0 > wtimeout) {
+		if (!timed_out && mono_now() - t0 > wtimeout) {
 			timed_out = 1;
 			cg_write(cg, "cgroup.kill", "1");
 		}
 		usleep(sample_ms * 1000);
 	}
-	t1 = now();
+	t1 = mono_now();
 
-	cg_read_key(cg, "memory.events", "oom_kill", &oom);
+	oom = cg_oom_kills(cg);
 	zout = cg_stat(cg, "zswpout");
 	zin = cg_stat(cg, "zswpin");
 	majflt = cg_stat(cg, "pgmajfault");
@@ -429,6 +396,9 @@ static void run_workload(const struct workload *wl)
 			snprintf(st, sizeof(st), "exit:%d", status[p]);
 		break;
 	}
+	/* An OOM kill that cannot be counted is not "ok". */
+	if (!strcmp(st, "ok") && oom < 0)
+		snprintf(st, sizeof(st), "error:memory.events-unreadable");
 	if (have_slabinfo && peak.slab != before.slab)
 		slab_growth(sl0, sl1, grown, sizeof(grown));
 
@@ -465,7 +435,7 @@ static void run_workload(const struct workload *wl)
 	free(sl0);
 	munmap(sh, sizeof(*sh));
 	/* Let freed swap entries and zswap settle before the next one. */
-	for (int i = 0; i < 20 && rd(ZSWAP_DBG "/stored_pages") > 0; i++)
+	for (int i = 0; i < 20 && zswap_stat("stored_pages") > 0; i++)
 		usleep(100000);
 }
 
@@ -597,7 +567,7 @@ int main(int argc, char **argv)
 	     "slabinfo=%s swapon_slab_kb=%lld swapon_vmalloc_kb=%lld",
 	     round_no, u.release, swapdev ? swapdev : "none", swap_kb,
 	     path_exists(VSWAP_DIR) ? "on" : "off", zon, comp, pool_pct, limit / MiB,
-	     rnd_pct, zero_pct, meminfo("MemTotal"),
+	     rnd_pct, zero_pct, meminfo_kb("MemTotal"),
 	     path_exists("/proc/slabinfo") ? "yes" : "no",
 	     s1.slab - s0.slab, s1.vmalloc - s0.vmalloc);
 

@@ -59,16 +59,13 @@ static int show_kernel_lines(void)
 
 static long long dbg(const char *file)
 {
-	long long v = -1;
-
-	read_ll(file, &v);
-	return v;
+	return get_file_ll((void *)file);
 }
 
 static int demo_worker(const char *cg, void *arg)
 {
 	size_t npages = DEMO_SIZE / page_size(), bad;
-	long long swcur = -1, stored;
+	long long swcur, stored;
 	void *buf = map_anon(npages);
 
 	(void)arg;
@@ -78,7 +75,7 @@ static int demo_worker(const char *cg, void *arg)
 	pat_fill(buf, npages, DEMO_SEED, PAT_COMPRESSIBLE);
 	pageout(buf, npages);
 	stored = dbg(DEBUGFS "/zswap/stored_pages");
-	cg_read_ll(cg, "memory.swap.current", &swcur);
+	swcur = cg_ll(cg, "memory.swap.current");
 	t_diag("while the pages are out:");
 	t_diag("  /proc/swaps areas:             %d", swaps_count());
 	t_diag("  vswap used (slots):            %lld", dbg(VSWAP_DIR "/used"));
@@ -87,6 +84,7 @@ static int demo_worker(const char *cg, void *arg)
 	t_diag("  zswap pool_total_size (KiB):   %lld", dbg(DEBUGFS "/zswap/pool_total_size") >> 10);
 	t_diag("  memory.stat zswpout:           %lld", cg_stat(cg, "zswpout"));
 	t_diag("  memory.stat anon (KiB):        %lld", cg_stat(cg, "anon") >> 10);
+	t_diag("  memory.swap.current (KiB):     %lld", swcur >> 10);
 	t_ok(stored > 0 && dbg(VSWAP_DIR "/used") > 0,
 	     "pages swapped into zswap through vswap, no swap area",
 	     "stored_pages %lld, used %lld", stored, dbg(VSWAP_DIR "/used"));
@@ -99,22 +97,10 @@ static int demo_worker(const char *cg, void *arg)
 
 static void demo_swap(void)
 {
-	long long used = -1;
-	char *cg = cg_create("demo", DEMO_MAX);
-	int st;
+	long long used;
 
-	if (!cg) {
-		t_fail("create the demo cgroup", "%s", strerror(errno));
-		return;
-	}
-	st = cg_run(cg, demo_worker, NULL);
-	t_ok(st == 0, "the demo process completed", "%s", status_str(st));
-	cg_destroy(cg);
-	for (int i = 0; i < 50 && used != 0; i++) {
-		used = dbg(VSWAP_DIR "/used");
-		if (used)
-			usleep(100000);
-	}
+	cg_phase("the demo process", "demo", DEMO_MAX, demo_worker, NULL);
+	used = vswap_wait_used(0, 5000);
 	t_diag("after the process exited: vswap used %lld, zswap stored_pages %lld",
 	       used, dbg(DEBUGFS "/zswap/stored_pages"));
 	t_ok(used == 0, "every vswap slot freed at exit", "used %lld", used);

@@ -16,12 +16,16 @@
  * died or hit the time limit).
  *
  * Every sub-test's outcome is also printed as "# kst test_memcontrol NAME
- * RESULT", which checks/test.sh compares between the series with
+ * RESULT", which checks/compare-kst.sh compares between the series with
  * vswap=off and the unpatched kernel (both in phys-regress): they must be
  * the same for all of them.  Not all pass in this guest on either kernel:
  * the page cache sub-tests (current_peak, min, low, high, high_sync, max,
  * reclaim) make their files in the current directory, the initramfs, whose
  * pages cannot be reclaimed, and test_memcg_sock needs CONFIG_NET.
+ *
+ * A sub-test printed more than once (a forking sub-test's child can repeat
+ * its parent's lines) counts as its worst line: a "not ok" wins over a
+ * conflicting "ok" or SKIP, and the conflict is shown (kst_merge).
  *
  * With vswap=on, memory.swap.* counts physical swap only and
  * test_memcg_swap_max_peak's expectations no longer hold by design (see
@@ -31,9 +35,7 @@
 
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #define BIN "/tests/test_memcontrol"
@@ -61,14 +63,19 @@ static const struct sub {
 };
 #define NSUBS (sizeof(subs) / sizeof(subs[0]))
 
-static enum kst_res res[NSUBS];
+static struct kst_result res[NSUBS];
 
+/* Every line for a sub-test counts: a "not ok" among them wins (kst_merge). */
 static void result(const char *name, enum kst_res r, void *arg)
 {
 	(void)arg;
-	for (size_t i = 0; i < NSUBS; i++)
-		if (!strcmp(subs[i].name, name) && res[i] == KR_NONE)
-			res[i] = r;
+	for (size_t i = 0; i < NSUBS; i++) {
+		if (!strcmp(subs[i].name, name)) {
+			kst_merge("test_memcontrol", name, &res[i], r);
+			return;
+		}
+	}
+	t_diag("test_memcontrol: result for an unknown sub-test %s: %s", name, kst_res_str(r));
 }
 
 /* The cgroups test_memcontrol makes under its root, if a killed run left them. */
@@ -89,14 +96,12 @@ static void cleanup_root(void)
 int main(int argc, char **argv)
 {
 	struct kst_run run = { .bin = BIN, .result = result };
-	struct timespec t0, t1;
 	struct swap_env env;
-	int tmo = 300, secs;
-	char buf[64];
+	int tmo, secs;
+	double t0;
 
 	t_init("kselftest_memcontrol");
-	if (cmdline_get("vtest.timeout", buf, sizeof(buf)))
-		tmo = atoi(buf);
+	tmo = vtest_timeout(300);
 	swap_env_setup(&env, argc, argv);
 	if (env.mode != SWAP_DISK)
 		t_bail("regression mode", "the vswap device exists: test_memcontrol's swap "
@@ -108,39 +113,37 @@ int main(int argc, char **argv)
 
 	/* Its OOM sub-tests kill in their own cgroups by design. */
 	oom_expect_begin("test_memcontrol: the oom sub-tests OOM their cgroups");
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t0 = mono_now();
 	secs = tmo > 40 ? tmo - 15 : tmo * 2 / 3;
 	run.secs = secs;
 	kst_run(&run);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
 	oom_expect_end();
 	kst_show_output(&run);
-	t_diag("test_memcontrol took %.1fs",
-	       (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
+	t_diag("test_memcontrol took %.1fs", mono_now() - t0);
 	cleanup_root();
 
 	for (size_t i = 0; i < NSUBS; i++) {
 		const struct sub *s = &subs[i];
+		const char *conflict = kst_conflict_str(&res[i]);
+		enum kst_res r = res[i].res;
 		char name[160];
 
 		snprintf(name, sizeof(name), "test_memcontrol: %s", s->name);
-		t_diag("%s: %s; it checks: %s", s->name, kst_res_str(res[i]), s->why);
-		/* One word per result, for checks/test.sh to compare kernels. */
-		t_diag("kst test_memcontrol %s %s", s->name,
-		       res[i] == KR_OK ? "ok" : res[i] == KR_FAIL ? "fail" :
-		       res[i] == KR_SKIP ? "skip" : "none");
+		t_diag("%s: %s%s; it checks: %s", s->name, kst_res_str(r), conflict, s->why);
+		/* One word per result, for checks/compare-kst.sh to compare kernels. */
+		kst_report("test_memcontrol", s->name, &res[i]);
 		if (!s->judged)
 			continue;
-		if (res[i] == KR_OK)
+		if (r == KR_OK)
 			t_pass(name);
-		else if (res[i] == KR_NONE)
+		else if (r == KR_NONE)
 			t_fail(name, "no result from test_memcontrol (%s%s)",
 			       status_str(run.status),
 			       run.killed ? ", killed at the time limit" : "");
-		else if (res[i] == KR_SKIP)
-			t_fail(name, "test_memcontrol skipped it with a swap area on");
+		else if (r == KR_SKIP)
+			t_fail(name, "test_memcontrol skipped it with a swap area on%s", conflict);
 		else
-			t_fail(name, "test_memcontrol: not ok (%s)", s->why);
+			t_fail(name, "test_memcontrol: not ok (%s)%s", s->why, conflict);
 	}
 	swap_env_teardown(&env);
 	return t_done();

@@ -33,9 +33,13 @@
  * limit) fails in every mode; a kselftest SKIP is reported as a SKIP
  * (but with vswap + swap area, see above).
  *
- * The selftest's stdout is line-buffered (kselftest/linebuf.c) and its
- * lines are deduplicated anyway: a forked child can print the parent's
- * unflushed lines again.  test_no_kmem_bypass raises vm.min_free_kbytes
+ * The selftest's stdout is line-buffered (kselftest/linebuf.c), and a
+ * sub-test printed more than once (a forked child can print the parent's
+ * unflushed lines again) counts as its worst line: a "not ok" wins over a
+ * conflicting "ok" or SKIP, before or after it, and the conflict is shown
+ * (kst_merge).  Every sub-test's result is also printed as "# kst
+ * test_zswap NAME RESULT", the form checks/compare-kst.sh compares
+ * between kernels.  test_no_kmem_bypass raises vm.min_free_kbytes
  * to half of RAM, which wedges a guest that cannot swap (global OOM, then
  * a panic): in vswap mode with no device the wrapper stops test_zswap
  * before it when the earlier sub-tests show that zswap stores nothing
@@ -48,10 +52,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #define BIN "/tests/test_zswap"
@@ -78,19 +80,11 @@ static const struct sub {
 
 struct run {
 	struct kst_run kst;
-	enum kst_res res[NSUBS];
+	struct kst_result res[NSUBS];
 	int vswap;		/* vswap mode, no device */
 	long long used_peak;	/* highest vswap "used" seen while it ran */
 	long long phys_peak;	/* highest vswap "phys" seen while it ran */
 };
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static int sub_index(const char *name)
 {
@@ -148,8 +142,8 @@ static int stop_early(const struct run *run)
 	int usage = sub_index("test_zswap_usage"), in = sub_index("test_zswapin");
 	int last = sub_index("test_zswap_writeback_disabled");
 
-	return run->vswap && run->res[last] != KR_NONE &&
-	       (run->res[usage] == KR_FAIL || run->res[in] == KR_FAIL);
+	return run->vswap && run->res[last].res != KR_NONE &&
+	       (run->res[usage].res == KR_FAIL || run->res[in].res == KR_FAIL);
 }
 
 /* Every 100 ms: the sub-tests hold their pages for seconds. */
@@ -165,14 +159,17 @@ static int tick(void *arg)
 	return stop_early(run);
 }
 
-/* Results are deduplicated: the first line for a sub-test counts. */
+/* Every line for a sub-test counts: a "not ok" among them wins (kst_merge). */
 static void result(const char *name, enum kst_res res, void *arg)
 {
 	struct run *run = arg;
 	int i = sub_index(name);
 
-	if (i >= 0 && run->res[i] == KR_NONE)
-		run->res[i] = res;
+	if (i >= 0)
+		kst_merge("test_zswap", name, &run->res[i], res);
+	else
+		t_diag("test_zswap: result for an unknown sub-test %s: %s", name,
+		       kst_res_str(res));
 }
 
 int main(int argc, char **argv)
@@ -181,12 +178,11 @@ int main(int argc, char **argv)
 			   .used_peak = -1, .phys_peak = -1 };
 	char buf[64], min_free[64] = "";
 	struct swap_env env;
-	int tmo = 120, vswap, secs;
+	int tmo, vswap, secs;
 	double t0;
 
 	t_init("kselftest_zswap");
-	if (cmdline_get("vtest.timeout", buf, sizeof(buf)))
-		tmo = atoi(buf);
+	tmo = vtest_timeout(120);
 	swap_env_setup_flags(&env, argc, argv, SWAP_ENV_DISK_ARG);
 	/* Only vswap with no device lacks what some sub-tests need. */
 	vswap = env.mode == SWAP_VSWAP;
@@ -198,7 +194,7 @@ int main(int argc, char **argv)
 
 	if (vswap)
 		oom_expect_begin("test_zswap: sub-tests that need a swap device OOM their cgroups");
-	t0 = now();
+	t0 = mono_now();
 	/*
 	 * It takes about 10 s under TCG.  At most 150 s, and time left to
 	 * report, restore and clean up before /init's limit.
@@ -214,7 +210,7 @@ int main(int argc, char **argv)
 	if (vswap)
 		oom_expect_end();
 	kst_show_output(&run.kst);
-	t_diag("test_zswap took %.1fs", now() - t0);
+	t_diag("test_zswap took %.1fs", mono_now() - t0);
 	read_file(MIN_FREE, buf, sizeof(buf));
 	t_ok(!strcmp(buf, min_free), "vm.min_free_kbytes restored",
 	     "is %.20s, was %.20s", buf, min_free);
@@ -232,12 +228,14 @@ int main(int argc, char **argv)
 
 	for (size_t i = 0; i < NSUBS; i++) {
 		const struct sub *s = &subs[i];
-		enum kst_res r = run.res[i];
+		enum kst_res r = run.res[i].res;
+		const char *conflict = kst_conflict_str(&run.res[i]);
 		char name[160];
 
 		snprintf(name, sizeof(name), "test_zswap: %s", s->name);
-		t_diag("%s: %s; it checks: %s%s", s->name, kst_res_str(r), s->why,
+		t_diag("%s: %s%s; it checks: %s%s", s->name, kst_res_str(r), conflict, s->why,
 		       s->needs_disk ? " (needs a swap device)" : "");
+		kst_report("test_zswap", s->name, &run.res[i]);
 		if (r == KR_NONE && run.kst.stopped)
 			t_fail(name, "not run: zswap stored nothing without a swap device "
 			       "(test_zswap_usage or test_zswapin failed), so test_zswap was "
@@ -247,16 +245,16 @@ int main(int argc, char **argv)
 			       run.kst.killed ? ", killed at the time limit" : "");
 		else if (r == KR_SKIP && env.mode == SWAP_VSWAP_DISK)
 			t_fail(name, "test_zswap skipped it; with vswap and a swap area every "
-			       "sub-test must run");
+			       "sub-test must run%s", conflict);
 		else if (r == KR_SKIP)
-			t_skip(name, "test_zswap skipped it");
+			t_skip(name, "test_zswap skipped it%s", conflict);
 		else if (r == KR_OK)
 			t_pass(name);
 		else if (vswap && s->needs_disk)
 			t_skip(name, "cannot pass without a physical swap device (%s); "
-			       "test_zswap: not ok", s->why);
+			       "test_zswap: not ok%s", s->why, conflict);
 		else
-			t_fail(name, "test_zswap: not ok (%s)", s->why);
+			t_fail(name, "test_zswap: not ok (%s)%s", s->why, conflict);
 	}
 	swap_env_teardown(&env);
 	return t_done();

@@ -1,133 +1,150 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * smoke: the quick per-commit check.
+ * smoke: the per-commit check.  Anonymous memory pushed through a small
+ * cgroup really leaves RAM, by the way asked for, and comes back
+ * byte-exact.
  *
- * Claim: anonymous memory survives reclaim byte-exact.
- * - With a swap area in /proc/swaps: 96 MiB through a 32 MiB cgroup is
- *   swapped out (zswpout or memory.swap.current), swapped back in and
- *   reads back byte-exact.
- * - With vswap on (debugfs vswap/ or vswap=on) and no swap area: 16 MiB in
- *   a 64 MiB cgroup goes through MADV_PAGEOUT and reads back byte-exact;
- *   whether it swapped is reported, not judged (that is vswap_zswap's
- *   claim, which the series only fulfils once swap-out goes through vswap).
- * - With no swap at all: the same, and nothing is swapped out.
- * With vswap on, the worker's exit gives every vswap entry back (used 0).
+ *   smoke zswap DEV     through zswap
+ *   smoke disk DEV      through the swap area on DEV, zswap off
+ *
+ * DEV (e.g. /dev/vda) is a blank disk: it gets a fresh swap header and is
+ * swapon'ed, and must then be the only swap area in /proc/swaps.  zswap
+ * mode sets zswap.enabled to Y, disk mode to N (the value found is put
+ * back at the end); zswap.enabled must read so.
+ *
+ * A worker in a fresh cgroup with memory.max = 32 MiB writes 96 MiB of
+ * order-0 pages, compressible ones in zswap mode, random (incompressible)
+ * ones in disk mode: the limit pushes 64 MiB or more of them out while it
+ * writes (EXCESS, the working set minus the limit).  Right after writing:
+ *  - zswap: the cgroup's memory.stat zswpout counts at least half of
+ *    EXCESS in pages: the data left RAM through zswap;
+ *  - disk: /proc/vmstat pswpout rose by at least half of EXCESS in pages,
+ *    the sectors written to DEV (/sys/block/NAME/stat) cover at least as
+ *    much, and the cgroup's zswpout is 0: the data went to the disk.
+ * The worker then reads all 96 MiB back, and every byte must match.  It
+ * completes, and nothing in the cgroup was OOM-killed (its memory.events
+ * read, oom_kill 0).  With the vswap device (vswap=on), its "used"
+ * returns to the value it had before the test within 5 s of the worker's
+ * exit (whether the pages took vswap slots on this commit is not judged).
+ * swapoff DEV succeeds at the end and DEV leaves /proc/swaps.
+ *
+ * Runs unchanged on the unpatched kernel (no vswap debugfs), on the
+ * series with vswap=off, and with vswap=on.
  */
 #include "lib.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
-#define SEED 0x5eed0001ULL
-
-enum mode { NO_SWAP, VSWAP_ONLY, SWAP_AREA };
-
-static const char *const mode_name[] = {
-	[NO_SWAP] = "no swap",
-	[VSWAP_ONLY] = "vswap on, no swap area",
-	[SWAP_AREA] = "swap area present",
-};
+#define SEED	0x5eed0001ULL
+#define MAX	(32 * MiB)
+#define WSET	(96 * MiB)
 
 struct work {
-	size_t npages;
-	unsigned long max;	/* memory.max */
-	enum mode mode;
+	int zswap;		/* zswap mode, else disk mode */
+	const char *dev;
+	long long pswpout0;	/* /proc/vmstat before the worker */
+	long long wr0;		/* sectors written to dev before the worker */
 };
 
-static int child(const char *cg, void *arg)
+/* Half of what the limit must push out, in pages. */
+static long long want_pages(void)
+{
+	return (long long)((WSET - MAX) / page_size() / 2);
+}
+
+static int worker(const char *cg, void *arg)
 {
 	struct work *w = arg;
-	long long cur = -1, swcur = -1, zout, zin, majflt;
-	void *buf = map_anon(w->npages);
-	size_t bad;
-	int r;
+	size_t npages = WSET / page_size(), bad;
+	enum pat_kind kind = w->zswap ? PAT_COMPRESSIBLE : PAT_RANDOM;
+	long long want = want_pages(), zout, pswpout, wr;
+	char *buf = map_anon_4k(npages);
+	double t0 = mono_now(), t1;
 
 	if (!buf)
 		return t_fail("map working set", "mmap: %s", strerror(errno)), 1;
-	pat_fill(buf, w->npages, SEED, PAT_COMPRESSIBLE);
-	r = pageout(buf, w->npages);
-	t_ok(r == 0, "MADV_PAGEOUT accepted", "madvise: %s", strerror(-r));
-
-	/* The cgroup is new: its counters are this worker's alone. */
-	cg_read_ll(cg, "memory.current", &cur);
-	cg_read_ll(cg, "memory.swap.current", &swcur);
+	pat_fill(buf, npages, SEED, kind);
+	t1 = mono_now();
 	zout = cg_stat(cg, "zswpout");
-	t_diag("pushed out: memory.current %lld KiB, memory.swap.current %lld KiB, "
-	       "zswpout %lld, zswapped %lld KiB", cur >> 10, swcur >> 10, zout,
-	       cg_stat(cg, "zswapped") >> 10);
-	if (w->mode == SWAP_AREA)
-		t_ok(zout > 0 || swcur > 0, "pages were swapped out",
-		     "zswpout %lld and memory.swap.current %lld after %zu pages went through a %lu MiB cgroup",
-		     zout, swcur, w->npages, w->max / MiB);
-	else if (w->mode == NO_SWAP)
-		t_ok(zout == 0 && swcur == 0, "nothing swapped out without a swap area",
-		     zout < 0 ? "memory.stat has no zswpout" :
-		     "zswpout %lld, memory.swap.current %lld", zout, swcur);
+	pswpout = vmstat("pswpout");
+	/* Sectors are counted when the writes complete. */
+	wr = w->wr0 < 0 ? -1 : poll_value(get_blk_written, (void *)w->dev, UNTIL_GE,
+					  w->wr0 + want * (long long)(page_size() / 512), 5000);
+	t_diag("%zu MiB written in %.1fs: memory.current %lld KiB, zswpout %lld, "
+	       "zswapped %lld KiB, pswpout +%lld, %lld KiB written to %s, swpout_zero %lld",
+	       WSET / MiB, t1 - t0, cg_ll(cg, "memory.current") >> 10, zout,
+	       cg_stat(cg, "zswapped") >> 10, pswpout - w->pswpout0, (wr - w->wr0) / 2,
+	       w->dev, cg_stat(cg, "swpout_zero"));
+	if (w->zswap) {
+		t_ok(zout >= want, "the pages left RAM through zswap (memory.stat zswpout)",
+		     zout < 0 ? "no zswpout in memory.stat" :
+		     "zswpout %lld, want %lld of the %lld pages over the limit", zout, want,
+		     2 * want);
+	} else {
+		t_ok(pswpout >= 0 && w->pswpout0 >= 0 && pswpout - w->pswpout0 >= want,
+		     "the pages left RAM to the swap area (/proc/vmstat pswpout)",
+		     pswpout < 0 ? "no pswpout in /proc/vmstat" :
+		     "pswpout +%lld, want %lld of the %lld pages over the limit",
+		     pswpout - w->pswpout0, want, 2 * want);
+		t_ok(w->wr0 >= 0 && wr >= 0 &&
+		     (wr - w->wr0) / (long long)(page_size() / 512) >= want,
+		     "the pages were written to the disk (sectors written)",
+		     "%lld KiB written to %s, want %lld pages", (wr - w->wr0) / 2, w->dev, want);
+		t_ok(zout == 0, "zswap off: nothing stored in zswap (memory.stat zswpout 0)",
+		     "zswpout %lld", zout);
+	}
 
-	bad = pat_verify(buf, w->npages, SEED, PAT_COMPRESSIBLE);
-	t_ok(bad == 0, "data read back byte-exact", "%zu of %zu pages differ", bad, w->npages);
-	zin = cg_stat(cg, "zswpin");
-	majflt = cg_stat(cg, "pgmajfault");
-	t_diag("read back: zswpin %lld, pgmajfault %lld", zin, majflt);
-	if (w->mode == SWAP_AREA)
-		t_ok(zin > 0 || majflt > 0, "pages were swapped back in",
-		     "zswpin %lld, pgmajfault %lld", zin, majflt);
+	bad = pat_verify(buf, npages, SEED, kind);
+	t_diag("read back in %.1fs: zswpin %lld, pswpin %lld, pgmajfault %lld",
+	       mono_now() - t1, cg_stat(cg, "zswpin"), vmstat("pswpin"),
+	       cg_stat(cg, "pgmajfault"));
+	t_ok(bad == 0, "every byte read back", "%zu of %zu pages differ", bad, npages);
 	return 0;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	struct work w;
-	long long oom = 0, used = -1;
-	char val[64];
-	char *cg;
-	int st, r = 0;
+	struct work w = { 0 };
+	long long rd, used0 = -1;
+	int zswap_was, r;
 
 	t_init("smoke");
-	t_ok(is_mounted("/proc", "proc"), "proc mounted", "not in /proc/mounts");
-	t_ok(is_mounted("/sys", "sysfs"), "sysfs mounted", "not in /proc/mounts");
-	t_ok(is_mounted(DEBUGFS, "debugfs"), "debugfs mounted", "not in /proc/mounts");
-	t_ok(is_mounted(CGROOT, "cgroup2"), "cgroup2 mounted", "not in /proc/mounts");
+	if (argc != 3 || (strcmp(argv[1], "zswap") && strcmp(argv[1], "disk")))
+		t_bail("usage", "smoke zswap|disk DEV");
+	w.zswap = !strcmp(argv[1], "zswap");
+	w.dev = argv[2];
+	t_diag("%s mode: %lu MiB of %s pages through a %lu MiB cgroup, swap area on %s%s",
+	       argv[1], WSET / MiB, w.zswap ? "compressible" : "random", MAX / MiB, w.dev,
+	       path_exists(VSWAP_DIR) ? ", vswap device present" : "");
 
-	if (swaps_count() > 0)
-		w.mode = SWAP_AREA;
-	else if (path_exists(VSWAP_DIR) ||
-		 (cmdline_get("vswap", val, sizeof(val)) && !strcmp(val, "on")))
-		w.mode = VSWAP_ONLY;
-	else
-		w.mode = NO_SWAP;
-	if (w.mode == SWAP_AREA) {
-		w.max = 32 * MiB;
-		w.npages = 96 * MiB / page_size();
-	} else {
-		w.max = 64 * MiB;
-		w.npages = 16 * MiB / page_size();
+	zswap_was = zswap_enabled();
+	r = zswap_set_enabled(w.zswap);
+	if (r)
+		t_diag("cannot write %s/enabled: %s", ZSWAP_PARAM, strerror(-r));
+	zswap_check_enabled(w.zswap);
+	if (!swap_area_check_on(NULL, w.dev, -1))
+		t_bail("swap area", "no swap area, nothing to test");
+	t_ok(swaps_count() == 1, "it is the only swap area", "%d areas listed",
+	     swaps_count());
+
+	if (path_exists(VSWAP_DIR "/used"))
+		used0 = vswap_stat("used");
+	w.pswpout0 = vmstat("pswpout");
+	if (blk_sectors(w.dev, &rd, &w.wr0))
+		t_diag("cannot read the block statistics of %s", w.dev);
+	cg_phase(NULL, "smoke", MAX, worker, &w);
+
+	if (path_exists(VSWAP_DIR "/used")) {
+		long long used = vswap_wait_used(used0, 5000);
+
+		t_ok(used0 >= 0 && used >= 0 && used <= used0,
+		     "vswap used back to its value before the test",
+		     "used %lld, was %lld before the test", used, used0);
 	}
-	t_diag("%s: %zu MiB working set, memory.max %lu MiB", mode_name[w.mode],
-	       w.npages * page_size() / MiB, w.max / MiB);
-
-	cg = cg_create("smoke", w.max);
-	if (!cg)
-		t_bail("create cgroup", "%s", strerror(errno));
-	t_pass("create cgroup with memory.max");
-	st = cg_run(cg, child, &w);
-	t_ok(st == 0, "worker completed", "worker %s", status_str(st));
-	cg_read_key(cg, "memory.events", "oom_kill", &oom);
-	t_ok(oom == 0, "no OOM kill in the cgroup", "memory.events oom_kill %lld", oom);
-	cg_destroy(cg);
-
-	if (path_exists(VSWAP_DIR)) {
-		/* Freed entries go back; swap cache may take a moment. */
-		for (int i = 0; i < 50; i++) {
-			r = read_ll(VSWAP_DIR "/used", &used);
-			if (r || used == 0)
-				break;
-			usleep(100000);
-		}
-		t_ok(!r && used == 0, "vswap used is 0 after the worker exited",
-		     r ? "cannot read used" : "used is %lld", used);
-	}
+	swap_area_check_off(NULL, w.dev);
+	if (zswap_was >= 0)
+		zswap_set_enabled(zswap_was);
 	return t_done();
 }

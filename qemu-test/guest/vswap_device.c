@@ -38,7 +38,7 @@ static void check_on(void)
 {
 	static const char *const files[] = { "device", "used", "clusters" };
 	char path[128], line[512];
-	long long used = -1, val;
+	long long used, val;
 	int r;
 
 	t_ok(path_exists(VSWAP_DIR), "debugfs vswap/ exists", "%s missing", VSWAP_DIR);
@@ -52,14 +52,9 @@ static void check_on(void)
 	t_ok(kmsg_count("vswap: invalid", 0) == 0, "dmesg: no 'vswap: invalid'",
 	     "vswap=on reported as invalid");
 
-	for (int i = 0; i < 50; i++) {
-		r = read_ll(VSWAP_DIR "/used", &used);
-		if (r || used == 0)
-			break;
-		usleep(100000);
-	}
-	if (r)
-		t_fail("used reads 0 at idle", "read: %s", strerror(-r));
+	used = vswap_wait_used(0, 5000);
+	if (used < 0)
+		t_fail("used reads 0 at idle", "cannot read %s/used", VSWAP_DIR);
 	else
 		t_ok(used == 0, "used reads 0 at idle", "used is %lld", used);
 	r = read_ll(VSWAP_DIR "/clusters", &val);

@@ -29,7 +29,6 @@
 
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -138,16 +137,17 @@ static void expect_drop(const char *what, long long used0, long long stored0, si
 	t_diag("%s on %zu swapped-out pages: %s used %lld -> %lld, stored_pages %lld -> %lld",
 	       what, n, swap_env_name(&env), used0, used, stored0, stored);
 	snprintf(name, sizeof(name), "%s releases the swap slots", what);
-	t_ok(used0 - used >= want, name, "used dropped by %lld, want %lld", used0 - used, want);
+	t_ok(used >= 0 && used0 - used >= want, name, "used dropped by %lld, want %lld (now %lld)",
+	     used0 - used, want, used);
 	snprintf(name, sizeof(name), "%s frees the zswap entries", what);
-	t_ok(stored0 - stored >= want, name, "stored_pages dropped by %lld, want %lld",
-	     stored0 - stored, want);
+	t_ok(stored >= 0 && stored0 - stored >= want, name,
+	     "stored_pages dropped by %lld, want %lld (now %lld)", stored0 - stored, want, stored);
 }
 
 static int madv_worker(const char *cg, void *arg)
 {
 	size_t npages = WSET / page_size(), q = npages / 4, ps = page_size();
-	size_t zero = 0, old = 0, garbage = 0, nw = ps / 8;
+	size_t zero = 0, old = 0, garbage;
 	char *buf = map_anon_4k(npages);
 	long long used, stored;
 	int r;
@@ -174,26 +174,13 @@ static int madv_worker(const char *cg, void *arg)
 	t_ok(!r, "MADV_FREE accepted", "madvise: %s", strerror(errno));
 	expect_drop("MADV_FREE", used, stored, q);
 
-	for (size_t i = 0; i < q; i++) {
-		const uint64_t *w = (const uint64_t *)(buf + i * ps);
-
-		for (size_t j = 0; j < nw; j++)
-			if (w[j]) {
-				garbage++;
-				break;
-			}
-	}
+	garbage = pat_verify_from(buf, 0, q, 0, PAT_ZERO);
 	t_ok(garbage == 0, "MADV_DONTNEED range reads back as zeroes",
 	     "%zu of %zu pages not zero", garbage, q);
 	/* pat_verify's view of one page at a time: zero, old contents, or bad. */
 	garbage = 0;
 	for (size_t i = q; i < 2 * q; i++) {
-		const uint64_t *w = (const uint64_t *)(buf + i * ps);
-		uint64_t or = 0;
-
-		for (size_t j = 0; j < nw; j++)
-			or |= w[j];
-		if (!or)
+		if (page_is_zero(buf + i * ps))
 			zero++;
 		else if (!pat_verify_from(buf, i, 1, SEED_MADV, PAT_COMPRESSIBLE))
 			old++;
@@ -211,39 +198,14 @@ static int madv_worker(const char *cg, void *arg)
 static void run_phase(const char *name, const char *cgname,
 		      int (*fn)(const char *cg, void *arg))
 {
-	long long oom = 0, used, stored, stored0 = zswap_stat("stored_pages");
-	char *cg = cg_create(cgname, 64 * MiB);
-	char what[160];
-	int st;
+	long long stored0 = zswap_stat("stored_pages");
 
-	if (!cg) {
-		t_fail("create cgroup", "%s", strerror(errno));
-		return;
-	}
-	st = cg_run(cg, fn, NULL);
-	snprintf(what, sizeof(what), "%s: worker completed", name);
-	t_ok(st == 0, what, "worker %s", status_str(st));
-	cg_read_key(cg, "memory.events", "oom_kill", &oom);
-	snprintf(what, sizeof(what), "%s: no OOM kill", name);
-	t_ok(oom == 0, what, "memory.events oom_kill %lld", oom);
-	cg_destroy(cg);
-	free(cg);
-
-	stored = zswap_stat("stored_pages");
-	for (int i = 0; i < 50 && stored > stored0; i++) {
-		usleep(100000);
-		stored = zswap_stat("stored_pages");
-	}
-	snprintf(what, sizeof(what), "%s: zswap stored_pages back to its starting value", name);
-	t_ok(stored >= 0 && stored <= stored0, what, "stored_pages %lld, was %lld",
-	     stored, stored0);
-	if (env.mode == SWAP_VSWAP) {
-		used = vswap_wait_used(0, 5000);
-		snprintf(what, sizeof(what), "%s: every vswap slot freed after exit", name);
-		t_ok(used == 0, what, "used is %lld", used);
-	} else {
+	cg_phase(name, cgname, 64 * MiB, fn, NULL);
+	zswap_check_stored_back(name, stored0);
+	if (env.mode == SWAP_VSWAP)
+		vswap_check_used_back(name, 0);
+	else
 		t_diag("%s: after exit %s Used %lld pages", name, env.dev, swap_env_used(&env));
-	}
 }
 
 int main(int argc, char **argv)

@@ -87,9 +87,8 @@ static int has_disk(void)
 
 static long long swap_cur_pages(const char *cg)
 {
-	long long v = -1;
+	long long v = cg_ll(cg, "memory.swap.current");
 
-	cg_read_ll(cg, "memory.swap.current", &v);
 	return v < 0 ? v : v / (long long)page_size();
 }
 
@@ -351,7 +350,6 @@ static int max_worker(const char *cg, void *arg)
 
 struct offline_arg {
 	const char *parent;
-	int go[2], done[2];	/* pipes: parent -> worker, worker -> parent */
 };
 
 static int offline_worker(const char *cg, void *arg)
@@ -361,15 +359,13 @@ static int offline_worker(const char *cg, void *arg)
 	char *pc = map_anon_4k(nc), *pw = map_anon_4k(nw);
 	long long zcur = -1;
 	struct snap a, b;
-	char c = 0, val[32];
+	char val[32];
 
 	if (!pc || !pw)
 		return t_fail("offline: map", "mmap: %s", strerror(errno)), 1;
 	fill_out(pc, nc, SEED_C, PAT_COMPRESSIBLE);
-	close(o->go[1]);
-	close(o->done[0]);
-	if (write(o->done[1], "1", 1) != 1 || read(o->go[0], &c, 1) != 1 || c != '2')
-		return t_fail("offline: handshake", "parent gone"), 1;
+	if (!worker_sync())
+		return t_fail("offline: handshake", "the parent gave up"), 1;
 	/*
 	 * Now in the parent, whose LRUs hold the deleted child's zswap
 	 * entries: storing over the parent's memory.zswap.max writes back
@@ -447,23 +443,18 @@ static void run_phase(const char *what, const char *cgname, unsigned long max,
 		      const char *swap_max, int (*fn)(const char *, void *))
 {
 	char *cg = cg_create(cgname, max);
-	char name[160];
-	long long oom = 0;
-	int st;
+	int r = cg ? 0 : -errno;
 
-	if (!cg || (swap_max && cg_write(cg, "memory.swap.max", swap_max))) {
-		snprintf(name, sizeof(name), "%s: create cgroup", what);
-		t_fail(name, "%s", strerror(errno));
-		return;
+	if (!r && swap_max)
+		r = cg_write(cg, "memory.swap.max", swap_max);
+	if (r) {
+		t_fail(t_name(what, "create cgroup"), "%s", strerror(-r));
+	} else {
+		cg_run_ok(cg, what, fn, NULL);
+		check_idle(what, cg);
 	}
-	st = cg_run(cg, fn, NULL);
-	snprintf(name, sizeof(name), "%s: worker completed", what);
-	t_ok(st == 0, name, "worker %s", status_str(st));
-	cg_read_key(cg, "memory.events", "oom_kill", &oom);
-	snprintf(name, sizeof(name), "%s: no OOM kill", what);
-	t_ok(oom == 0, name, "memory.events oom_kill %lld", oom);
-	check_idle(what, cg);
-	cg_destroy(cg);
+	if (cg)
+		cg_destroy(cg);
 	free(cg);
 }
 
@@ -471,43 +462,42 @@ static void offline_phase(void)
 {
 	struct offline_arg o;
 	char *parent = cg_create("vswap_mcg_parent", 0), *child = NULL;
-	char pid[16], c = 0;
-	pid_t w;
+	struct cg_worker w;
+	char pid[16];
 	int st, r;
 
 	if (!parent || write_filef(CGROOT "/vswap_mcg_parent/cgroup.subtree_control",
 				   "+memory") ||
-	    !(child = cg_create("vswap_mcg_parent/child", 32 * MiB)) ||
-	    pipe(o.go) || pipe(o.done)) {
+	    !(child = cg_create("vswap_mcg_parent/child", 32 * MiB))) {
 		t_fail("offline: create cgroups", "%s", strerror(errno));
-		return;
+		goto out;
 	}
 	o.parent = parent;
-	w = cg_spawn(child, offline_worker, &o);
-	if (w < 0 || read(o.done[0], &c, 1) != 1) {
-		t_fail("offline: worker swapped out", "worker gone");
-		return;
-	}
-	close(o.go[0]);
-	close(o.done[1]);
+	if (!worker_start(&w, child, "offline", offline_worker, &o))
+		goto out;
 	/*
 	 * The parent can only take the worker once it has no memory
 	 * controller for children: the child must be gone first.
 	 */
-	snprintf(pid, sizeof(pid), "%d", (int)w);
+	snprintf(pid, sizeof(pid), "%d", (int)w.pid);
 	r = write_file(CGROOT "/cgroup.procs", pid);
 	r = r ?: rmdir(child) ? -errno : 0;
 	r = r ?: cg_write(parent, "cgroup.subtree_control", "-memory");
 	r = r ?: cg_write(parent, "cgroup.procs", pid);
 	t_ok(!r, "offline: child cgroup deleted, worker moved to the parent", "%s",
 	     strerror(-r));
-	if (write(o.go[1], "2", 1) != 1)
-		t_fail("offline: handshake", "%s", strerror(errno));
-	st = cg_wait(w);
+	r = worker_release(&w, 1);
+	if (r)
+		t_fail("offline: handshake", "%s", strerror(-r));
+	st = worker_finish(&w, 0);
 	t_ok(st == 0, "offline: worker completed", "worker %s", status_str(st));
+	cg_no_oom_kill(parent, "offline");
 	check_idle("offline", parent);
-	cg_destroy(child);
-	cg_destroy(parent);
+out:
+	if (child)
+		cg_destroy(child);
+	if (parent)
+		cg_destroy(parent);
 	free(child);
 	free(parent);
 }

@@ -31,26 +31,25 @@ static int try_map(unsigned long long bytes)
 
 int main(void)
 {
-	long long ram = 0, swap = 0, mode = -1;
-	char val[16] = "";
+	long long ram, swap, mode = -1;
 	int vswap, zswap, r;
 	unsigned long long big, huge;
 
 	t_init("vswap_overcommit");
-	read_key("/proc/meminfo", "MemTotal", &ram);
-	read_key("/proc/meminfo", "SwapTotal", &swap);
+	ram = meminfo_kb("MemTotal");
+	swap = meminfo_kb("SwapTotal");
+	if (ram <= 0 || swap < 0)
+		t_bail("read MemTotal and SwapTotal", "MemTotal %lld, SwapTotal %lld in /proc/meminfo",
+		       ram, swap);
 	read_ll("/proc/sys/vm/overcommit_memory", &mode);
 	if (mode != 0 && write_file("/proc/sys/vm/overcommit_memory", "0"))
 		t_bail("overcommit_memory 0", "cannot set it (was %lld)", mode);
-	read_file("/sys/module/zswap/parameters/enabled", val, sizeof(val));
-	zswap = val[0] == 'Y';
+	zswap = zswap_enabled() == 1;
 	vswap = path_exists(VSWAP_DIR);
 	ram <<= 10;
 	swap <<= 10;
 	t_diag("MemTotal %lld MiB, SwapTotal %lld MiB, vswap %s, zswap %s",
 	       ram >> 20, swap >> 20, vswap ? "on" : "off", zswap ? "on" : "off");
-	if (!ram)
-		t_bail("read MemTotal", "no MemTotal in /proc/meminfo");
 
 	big = ram + swap + ram + 16 * MiB;
 	r = try_map(big);

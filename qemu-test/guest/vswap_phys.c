@@ -43,9 +43,7 @@
 
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define SEED_C	0x5eed0701ULL
 #define SEED_R	0x5eed0702ULL
@@ -59,14 +57,6 @@ static struct swap_env env;
 static int vswap_disk(void)
 {
 	return env.mode == SWAP_VSWAP_DISK;
-}
-
-static long long rejected(void)
-{
-	long long poor = zswap_stat("reject_compress_poor");
-	long long fail = zswap_stat("reject_compress_fail");
-
-	return poor < 0 || fail < 0 ? -1 : poor + fail;
 }
 
 static long long llabs_diff(long long a, long long b)
@@ -92,7 +82,7 @@ static int phase1_worker(const char *cg, void *arg)
 {
 	size_t n = REGION / page_size(), all = 3 * n, ps = page_size(), bad;
 	long long rd0, wr0, rd1, wr1, rd2, wr2;
-	long long stored0 = zswap_stat("stored_pages"), rej0 = rejected();
+	long long stored0 = zswap_stat("stored_pages"), rej0 = zswap_rejected();
 	long long stored, rej, zero, used, disk, wr_kb, rand_kb = REGION >> 10;
 	char *buf = map_anon_4k(all);
 	char *comp, *rnd, *zer;
@@ -111,14 +101,9 @@ static int phase1_worker(const char *cg, void *arg)
 	t_ok(pageout(buf, all) == 0, "MADV_PAGEOUT accepted", "madvise: %s", strerror(errno));
 
 	/* The writes are asynchronous: let them complete. */
-	for (int i = 0; i < 30; i++) {
-		blk_sectors(env.dev, &rd1, &wr1);
-		if ((wr1 - wr0) / 2 >= rand_kb)
-			break;
-		usleep(100000);
-	}
+	wr1 = poll_value(get_blk_written, (void *)env.dev, UNTIL_GE, wr0 + rand_kb * 2, 3000);
 	stored = zswap_stat("stored_pages");
-	rej = rejected();
+	rej = zswap_rejected();
 	zero = cg_stat(cg, "swpout_zero");
 	used = swap_env_used(&env);
 	disk = swaps_used_pages(env.dev);
@@ -143,7 +128,7 @@ static int phase1_worker(const char *cg, void *arg)
 	     "swpout_zero %lld for %zu pages", zero, n);
 	t_ok(wr_kb >= rand_kb * 3 / 4, "random pages written to the disk",
 	     "%lld KiB written for %lld KiB of random pages", wr_kb, rand_kb);
-	t_ok(wr_kb <= rand_kb + 1024, "nothing but the random pages written to the disk",
+	t_ok(wr1 >= 0 && wr_kb <= rand_kb + 1024, "nothing but the random pages written to the disk",
 	     "%lld KiB written for %lld KiB of random pages", wr_kb, rand_kb);
 	if (vswap_disk()) {
 		t_ok(used >= (long long)all * 3 / 4,
@@ -215,48 +200,25 @@ static int phase2_worker(const char *cg, void *arg)
 
 static void after_worker(const char *phase)
 {
-	long long used, phys, disk = swaps_used_pages(env.dev);
-	char name[160];
+	long long phys, disk;
 
 	if (!vswap_disk()) {
-		t_diag("%s: after the worker exited %s Used %lld pages", phase, env.dev, disk);
+		t_diag("%s: after the worker exited %s Used %lld pages", phase, env.dev,
+		       swaps_used_pages(env.dev));
 		return;
 	}
-	used = vswap_wait_used(0, 5000);
-	phys = vswap_stat("phys");
-	for (int i = 0; i < 50 && (phys > 0 || disk > SLACK); i++) {
-		usleep(100000);
-		phys = vswap_stat("phys");
-		disk = swaps_used_pages(env.dev);
-	}
-	snprintf(name, sizeof(name), "%s: vswap used back to 0", phase);
-	t_ok(used == 0, name, "used is %lld", used);
-	snprintf(name, sizeof(name), "%s: vswap phys back to 0", phase);
-	t_ok(phys == 0, name, "phys is %lld", phys);
-	snprintf(name, sizeof(name), "%s: physical slots freed (/proc/swaps Used)", phase);
-	t_ok(disk >= 0 && disk <= SLACK, name, "Used %lld pages", disk);
+	vswap_check_used_back(phase, 0);
+	phys = poll_value(get_vswap, "phys", UNTIL_EQ, 0, 5000);
+	disk = poll_value(get_swaps_used_pages, (void *)env.dev, UNTIL_LE, SLACK, 5000);
+	t_ok(phys == 0, t_name(phase, "vswap phys back to 0"), "phys is %lld", phys);
+	t_ok(disk >= 0 && disk <= SLACK, t_name(phase, "physical slots freed (/proc/swaps Used)"),
+	     "Used %lld pages", disk);
 }
 
 static void run_phase(const char *phase, const char *cgname, unsigned long max,
 		      int (*fn)(const char *cg, void *arg))
 {
-	char *cg = cg_create(cgname, max);
-	char name[160];
-	long long oom = 0;
-	int st;
-
-	if (!cg) {
-		t_fail("create cgroup", "%s: %s", cgname, strerror(errno));
-		return;
-	}
-	st = cg_run(cg, fn, NULL);
-	snprintf(name, sizeof(name), "%s: worker completed", phase);
-	t_ok(st == 0, name, "worker %s", status_str(st));
-	cg_read_key(cg, "memory.events", "oom_kill", &oom);
-	snprintf(name, sizeof(name), "%s: no OOM kill", phase);
-	t_ok(oom == 0, name, "memory.events oom_kill %lld", oom);
-	cg_destroy(cg);
-	free(cg);
+	cg_phase(phase, cgname, max, fn, NULL);
 	after_worker(phase);
 }
 

@@ -41,8 +41,8 @@
 #include "lib.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -54,51 +54,25 @@
 
 static struct swap_env env;
 static long long area_pages, hold_pages, write_pages;
-static int to_main[2], from_main[2];
 
 static int vswap_disk(void)
 {
 	return env.mode == SWAP_VSWAP_DISK;
 }
 
-/* Wait until the area's Used reaches target pages, up to ms; the last value. */
-static long long wait_used(long long target, int ms)
-{
-	long long used = swaps_used_pages(env.dev);
-
-	for (; used < target && ms > 0; ms -= 100) {
-		usleep(100000);
-		used = swaps_used_pages(env.dev);
-	}
-	return used;
-}
-
-static void tell(int fd, char c)
-{
-	if (write(fd, &c, 1) != 1)
-		t_diag("pipe write: %s", strerror(errno));
-}
-
-static char hear(int fd)
-{
-	char c = 0;
-
-	if (read(fd, &c, 1) != 1)
-		return 0;
-	return c;
-}
-
 /*
- * The holder: HOLD pages out to the disk, (fork,) read back, tell main,
+ * The holder: HOLD pages out to the disk, (fork,) read back, say ready,
  * wait for main, verify again.  Exit status: 0 if every byte was right.
- * The holder, its child and the writer each take one 'v' from from_main.
+ * The holder's child waits for a release of its own.
  */
 static int holder(const char *cg, void *arg)
 {
-	int do_fork = *(int *)arg, bad = 0, status;
+	const char *name = arg;
+	int do_fork = !strcmp(name, "fork"), bad = 0, status;
 	size_t n = hold_pages;
 	char *buf = map_anon_4k(n);
 	pid_t child = -1;
+	char t[160];
 
 	(void)cg;
 	if (!buf)
@@ -106,12 +80,12 @@ static int holder(const char *cg, void *arg)
 	pat_fill(buf, n, SEED_H, PAT_RANDOM);
 	if (pageout(buf, n))
 		return 1;
-	wait_used(n * 3 / 4, 5000);
+	poll_value(get_swaps_used_pages, (void *)env.dev, UNTIL_GE, n * 3 / 4, 5000);
 	if (do_fork) {
 		child = fork();
 		if (child == 0) {
 			/* Keep the swapped-out mapping; check it when told. */
-			if (hear(from_main[0]) != 'v')
+			if (!worker_await())
 				_exit(2);
 			_exit(pat_verify(buf, n, SEED_H, PAT_RANDOM) ? 1 : 0);
 		}
@@ -120,8 +94,9 @@ static int holder(const char *cg, void *arg)
 	}
 	/* Read faults: the slots stay, the data is in memory as well. */
 	bad |= pat_verify(buf, n, SEED_H, PAT_RANDOM) != 0;
-	tell(to_main[1], bad ? 'x' : 'r');
-	if (hear(from_main[0]) != 'v')
+	snprintf(t, sizeof(t), "%s: holder's data read back byte-exact", name);
+	t_ok(!bad, t, "pages differ after the swapin");
+	if (!worker_sync())
 		bad = 1;
 	bad |= pat_verify(buf, n, SEED_H, PAT_RANDOM) != 0;
 	if (child > 0) {
@@ -174,11 +149,9 @@ static int writer(const char *cg, void *arg)
 			break;
 		cg_write(cg, "memory.reclaim", "64M");
 	}
-	printf("# writer: %lld pages written to %s after pushing out %zu, Used %lld\n",
+	t_diag("writer: %lld pages written to %s after pushing out %zu, Used %lld",
 	       wrote, env.dev, n, swaps_used_pages(env.dev));
-	fflush(stdout);
-	tell(to_main[1], wrote >= write_pages * 9 / 10 ? 'w' : 'n');
-	if (hear(from_main[0]) != 'v')
+	if (!worker_sync())
 		return 1;
 	bad = pat_verify(buf, n, SEED_W, PAT_RANDOM);
 	return bad ? 1 : 0;
@@ -186,81 +159,84 @@ static int writer(const char *cg, void *arg)
 
 static void run_case(const char *name, int do_fork)
 {
-	char cgh[64], cgw[64], t[160], c;
+	char cgh[64], cgw[64], t[160];
+	struct cg_worker h, w;
 	char *hcg, *wcg;
-	pid_t h, w;
-	long long held, phys0, used, phys;
-	int st, wrote;
+	long long held, phys0, used, phys, rd0, wr0, wrote;
+	int st;
 
 	snprintf(cgh, sizeof(cgh), "vswap_reclaim_h_%s", name);
 	snprintf(cgw, sizeof(cgw), "vswap_reclaim_w_%s", name);
 	hcg = cg_create(cgh, 64 * MiB);
 	wcg = cg_create(cgw, 64 * MiB);
-	if (!hcg || !wcg || pipe(to_main) || pipe(from_main)) {
+	if (!hcg || !wcg) {
 		t_fail(name, "setup: %s", strerror(errno));
 		return;
 	}
 
-	h = cg_spawn(hcg, holder, &do_fork);
-	c = h > 0 ? hear(to_main[0]) : 0;
+	if (!worker_start(&h, hcg, t_name(name, "holder"), holder, (void *)name))
+		goto out;
 	held = swaps_used_pages(env.dev);
 	phys0 = vswap_stat("phys");
 	t_diag("%s: holder read back %lld pages, the area still holds %lld of %lld pages "
 	       "(vswap phys %lld)", name, hold_pages, held, area_pages, phys0);
-	snprintf(t, sizeof(t), "%s: holder's data read back byte-exact, slots kept", name);
-	t_ok(c == 'r' && held >= hold_pages * 3 / 4, t, "holder said '%c', Used %lld pages",
-	     c ? c : '-', held);
+	t_ok(held >= hold_pages * 3 / 4, t_name(name, "the holder's slots stay after the swapin"),
+	     "Used %lld pages", held);
 
-	w = cg_spawn(wcg, writer, NULL);
-	c = w > 0 ? hear(to_main[0]) : 0;
-	wrote = c == 'w';
+	blk_sectors(env.dev, &rd0, &wr0);
+	if (!worker_start(&w, wcg, t_name(name, "writer"), writer, NULL)) {
+		worker_finish(&h, 1);
+		goto out;
+	}
+	wrote = wr0 >= 0 ? written_since(wr0) : -1;
 	used = swaps_used_pages(env.dev);
 	phys = vswap_stat("phys");
-	t_diag("%s: writer pushed out %lld pages, area Used %lld of %lld pages (%lld were free), "
-	       "vswap phys %lld", name, write_pages, used, area_pages, area_pages - held, phys);
+	t_diag("%s: writer pushed out %lld pages, %lld written to the area, area Used %lld of "
+	       "%lld pages (%lld were free), vswap phys %lld", name, write_pages, wrote, used,
+	       area_pages, area_pages - held, phys);
 	snprintf(t, sizeof(t), "%s: the writer's pages reached the disk (duplicate slots reclaimed)",
 		 name);
-	if (do_fork && !vswap_disk())
+	if (do_fork && !vswap_disk()) {
 		t_diag("%s: regression mode, 6.12 keeps slots a child maps: writer %s", name,
-		       wrote ? "got them all anyway" : "did not get them all (expected)");
-	else {
-		t_ok(wrote, t, "wanted %lld of its %lld pages written, %lld slots were free "
-		     "(Used now %lld)", write_pages * 9 / 10, write_pages, area_pages - held, used);
+		       wrote >= write_pages * 9 / 10 ? "got them all anyway" :
+		       "did not get them all (expected)");
+	} else {
+		t_ok(wrote >= write_pages * 9 / 10, t, "wanted %lld of its %lld pages written, "
+		     "%lld written, %lld slots were free (Used now %lld)", write_pages * 9 / 10,
+		     write_pages, wrote, area_pages - held, used);
 		/* The writer's own slots, of pages on their way out, stay. */
-		snprintf(t, sizeof(t), "%s: the writer's pages stay on the disk", name);
-		t_ok(used >= write_pages * 9 / 10, t, "Used %lld pages after the writer's %lld "
-		     "went out", used, write_pages);
+		t_ok(used >= write_pages * 9 / 10, t_name(name, "the writer's pages stay on the disk"),
+		     "Used %lld pages after the writer's %lld went out", used, write_pages);
 	}
 
-	/* Verify everything: one 'v' each for the writer, holder and child. */
-	for (int i = 0; i < (do_fork ? 3 : 2); i++)
-		tell(from_main[1], 'v');
-	st = cg_wait(w);
-	snprintf(t, sizeof(t), "%s: writer's data read back byte-exact", name);
-	t_ok(st == 0, t, "writer: %s", status_str(st));
-	st = cg_wait(h);
-	snprintf(t, sizeof(t), "%s: holder's%s data read back byte-exact", name,
+	/* Verify everything: the writer, the holder and the holder's child. */
+	worker_release(&w, 1);
+	worker_release(&h, 1);
+	if (do_fork)
+		worker_release(&h, 1);
+	st = worker_finish(&w, 0);
+	t_ok(st == 0, t_name(name, "writer's data read back byte-exact"), "writer: %s",
+	     status_str(st));
+	st = worker_finish(&h, 0);
+	snprintf(t, sizeof(t), "%s: holder's%s data read back byte-exact at the end", name,
 		 do_fork ? " and its child's" : "");
 	t_ok(st == 0, t, "holder: %s", status_str(st));
+	cg_no_oom_kill(hcg, t_name(name, "holder"));
+	cg_no_oom_kill(wcg, t_name(name, "writer"));
 
-	used = wait_used(0, 0);
-	for (int i = 0; i < 30 && used > SLACK; i++) {
-		usleep(100000);
-		used = swaps_used_pages(env.dev);
-	}
-	snprintf(t, sizeof(t), "%s: area empty after exit", name);
-	t_ok(used >= 0 && used <= SLACK, t, "Used %lld pages", used);
+	used = poll_value(get_swaps_used_pages, (void *)env.dev, UNTIL_LE, SLACK, 3000);
+	t_ok(used >= 0 && used <= SLACK, t_name(name, "area empty after exit"), "Used %lld pages",
+	     used);
 	if (vswap_disk()) {
-		snprintf(t, sizeof(t), "%s: vswap used and phys back to 0", name);
-		t_ok(vswap_wait_used(0, 3000) == 0 && vswap_stat("phys") == 0, t,
-		     "used %lld, phys %lld", vswap_stat("used"), vswap_stat("phys"));
+		vswap_check_used_back(name, 0);
+		phys = poll_value(get_vswap, "phys", UNTIL_EQ, 0, 3000);
+		t_ok(phys == 0, t_name(name, "vswap phys back to 0"), "phys %lld", phys);
 	}
-	close(to_main[0]);
-	close(to_main[1]);
-	close(from_main[0]);
-	close(from_main[1]);
+out:
 	cg_destroy(hcg);
 	cg_destroy(wcg);
+	free(hcg);
+	free(wcg);
 }
 
 int main(int argc, char **argv)

@@ -26,17 +26,21 @@
  * Phase 2 (writing): a worker in a 64 MiB cgroup keeps rewriting 16 MiB
  * of such pages, 64 at a time, each with a new generation of its pattern,
  * checking first that the page holds the generation it wrote last, and
- * pushes the chunk out.  Three times, with the device swapon'ed and a
- * quarter of the random pages or more on it, the parent swapoffs it while
- * the worker writes (and swapons it again after each but the last); each
- * swapoff succeeds and (vswap + swap area) leaves vswap "phys" at 0.  At the end
- * the worker checks every page once more.  No page ever held anything but
- * its last generation, the worker completes and nothing is OOM-killed.
+ * pushes the chunk out.  It counts every page it writes in a progress
+ * counter the parent reads (MAP_SHARED).  Three times, with the device
+ * swapon'ed and a quarter of the random pages or more on it, the parent
+ * waits until the counter moves, swapoffs the device while the worker
+ * writes (and swapons it again after each but the last); each swapoff
+ * succeeds, the counter advanced between the call of swapoff() and its
+ * return (the process really wrote during the swapoff), and (vswap + swap
+ * area) vswap "phys" is 0 after it.  At the end the worker checks every
+ * page once more.  No page ever held anything but its last generation,
+ * the worker completes, nothing is OOM-killed and (vswap + swap area)
+ * vswap "used" goes back to 0.
  */
 #include "lib.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,14 +58,6 @@
 
 static struct swap_env env;
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static int vswap_disk(void)
 {
 	return env.mode == SWAP_VSWAP_DISK;
@@ -69,27 +65,18 @@ static int vswap_disk(void)
 
 /* ---- phase 1: swapoff while the pages are held ----------------------- */
 
-struct held {
-	int to_parent[2], to_child[2];
-};
-
 static int held_worker(const char *cg, void *arg)
 {
-	struct held *h = arg;
 	size_t npages = HELD / page_size(), bad;
 	char *buf = map_anon_4k(npages);
-	char c = 'r';
 
 	(void)cg;
-	close(h->to_parent[0]);
-	close(h->to_child[1]);
+	(void)arg;
 	if (!buf)
 		return t_fail("phase 1: map working set", "mmap: %s", strerror(errno)), 1;
 	pat_fill(buf, npages, SEED1, PAT_MIXED);
 	pageout(buf, npages);
-	if (write(h->to_parent[1], &c, 1) != 1 || read(h->to_child[0], &c, 1) != 1)
-		return t_fail("phase 1: handshake with the parent", "%s", strerror(errno)), 1;
-	if (c != 'g')
+	if (!worker_sync())
 		return 0;	/* the parent gave up and says why */
 	bad = pat_verify(buf, npages, SEED1, PAT_MIXED);
 	t_ok(bad == 0, "phase 1: held pages read back byte-exact after swapoff",
@@ -100,31 +87,21 @@ static int held_worker(const char *cg, void *arg)
 static void phase1(void)
 {
 	size_t npages = HELD / page_size();
-	long long vmswap0, vmswap1, used0, used1, phys0, phys1, stored0, stored1, disk0, oom = 0;
+	long long vmswap0, vmswap1, used0, used1, phys0, phys1, stored0, stored1, disk0;
 	long long rd0 = 0, wr0 = 0, rd1 = 0, wr1 = 0;
-	struct held h;
 	char *cg = cg_create("vswap_swapoff1", 64 * MiB);
-	double t0;
-	char c = 'x';
+	struct cg_worker w;
 	pid_t pid;
+	double t0;
 	int r, st;
 
-	if (!cg || pipe(h.to_parent) || pipe(h.to_child)) {
+	if (!cg) {
 		t_fail("phase 1: set up", "%s", strerror(errno));
 		return;
 	}
-	pid = cg_spawn(cg, held_worker, &h);
-	if (pid < 0) {
-		t_fail("phase 1: spawn worker", "%s", strerror(-pid));
-		return;
-	}
-	close(h.to_parent[1]);
-	close(h.to_child[0]);
-	if (read(h.to_parent[0], &c, 1) != 1) {
-		st = cg_wait(pid);
-		t_fail("phase 1: worker pushed its pages out", "worker %s", status_str(st));
-		return;
-	}
+	if (!worker_start(&w, cg, "phase 1", held_worker, NULL))
+		goto out;
+	pid = w.pid;
 	/*
 	 * Written pages stay in the swap cache until reclaim takes them:
 	 * reclaim the cgroup, so that swapoff has to read them back.
@@ -146,15 +123,15 @@ static void phase1(void)
 	/* swapoff charges what it brings in to the cgroup: let it fit. */
 	cg_write(cg, "memory.max", "max");
 	blk_sectors(env.dev, &rd0, &wr0);
-	t0 = now();
+	t0 = mono_now();
 	errno = 0;
 	r = swapoff(env.dev);
-	t_diag("phase 1: swapoff took %.2fs", now() - t0);
+	t_diag("phase 1: swapoff took %.2fs", mono_now() - t0);
 	t_ok(r == 0, "phase 1: swapoff with the pages on the device", "swapoff: %s",
 	     strerror(errno));
 	blk_sectors(env.dev, &rd1, &wr1);
 	/* Regression mode: zswap holds the compressible half, the disk the rest. */
-	t_ok((rd1 - rd0) / 8 >= (long long)npages / 2 * 3 / 4,
+	t_ok(rd0 >= 0 && (rd1 - rd0) / 8 >= (long long)npages / 2 * 3 / 4,
 	     "phase 1: swapoff read the random pages from the device",
 	     "%lld KiB read for %zu random pages", (rd1 - rd0) / 2, npages / 2);
 	t_ok(swaps_used_kb(env.dev) < 0, "phase 1: the device left /proc/swaps",
@@ -179,37 +156,33 @@ static void phase1(void)
 		else
 			t_ok(phys1 == 0, "phase 1: no vswap slot backed by the device after swapoff",
 			     "vswap phys %lld (was %lld)", phys1, phys0);
-		t_ok(stored1 >= stored0 - 8, "phase 1: zswap entries stay in zswap",
+		t_ok(stored0 >= 0 && stored1 >= stored0 - 8, "phase 1: zswap entries stay in zswap",
 		     "stored_pages %lld before, %lld after", stored0, stored1);
 	} else {
 		t_ok(vmswap1 == 0, "phase 1: swapoff swapped every page in (VmSwap 0)",
 		     "VmSwap %lld KiB after swapoff (was %lld)", vmswap1, vmswap0);
 	}
 
-	c = 'g';
-	if (write(h.to_child[1], &c, 1) != 1)
-		kill(pid, SIGKILL);
-	st = cg_wait(pid);
+	worker_release(&w, 1);
+	st = worker_finish(&w, 0);
 	t_ok(st == 0, "phase 1: worker completed", "worker %s", status_str(st));
-	cg_read_key(cg, "memory.events", "oom_kill", &oom);
-	t_ok(oom == 0, "phase 1: no OOM kill", "memory.events oom_kill %lld", oom);
+out:
+	cg_no_oom_kill(cg, "phase 1");
 	cg_destroy(cg);
 	free(cg);
-	if (env.mode != SWAP_DISK) {
-		long long used = vswap_wait_used(0, 5000);
-
-		t_ok(used == 0, "phase 1: vswap used back to 0", "used is %lld", used);
-	}
+	if (env.mode != SWAP_DISK)
+		vswap_check_used_back("phase 1", 0);
 }
 
 /* ---- phase 2: swapoff while the process writes ----------------------- */
 
+/* Shared with the parent (MAP_SHARED): the writer's state and progress. */
 struct writer {
 	volatile int stop;
-	volatile long long rewritten;	/* pages, shared with the parent */
+	volatile long long written;	/* pages written (progress, counted per page) */
+	volatile long long rewritten;	/* pages rewritten and pushed out, per chunk */
 	volatile long long stale;	/* pages that did not hold their last generation */
 	volatile long long checked;
-	int ready[2];
 	const char *cg;		/* the parent's: for memory.reclaim */
 };
 
@@ -239,24 +212,23 @@ static int writer_worker(const char *cg, void *arg)
 	size_t npages = WSET / page_size(), ps = page_size(), pos = 0;
 	char *buf = map_anon_4k(npages);
 	uint32_t *gen = calloc(npages, sizeof(*gen));
-	char c = 'r';
 
 	(void)cg;
-	close(w->ready[0]);
 	if (!buf || !gen)
 		return t_fail("phase 2: set up writer", "%s", strerror(errno)), 1;
 	for (size_t i = 0; i < npages; i++)
 		pat_fill_from(buf, i, 1, gen_seed(0), PAT_MIXED);
 	pageout(buf, npages);
-	if (write(w->ready[1], &c, 1) != 1)
-		return 1;
+	worker_ready();
 	while (!w->stop) {
 		size_t n = npages - pos < CHUNK ? npages - pos : CHUNK;
 
 		w->stale += check_pages(w, buf, gen, pos, n);
 		w->checked += n;
-		for (size_t i = pos; i < pos + n; i++)
+		for (size_t i = pos; i < pos + n; i++) {
 			pat_fill_from(buf, i, 1, gen_seed(++gen[i]), PAT_MIXED);
+			w->written++;
+		}
 		pageout(buf + pos * ps, n);
 		w->rewritten += n;
 		pos = (pos + n) % npages;
@@ -266,53 +238,63 @@ static int writer_worker(const char *cg, void *arg)
 	return 0;
 }
 
-/* Wait until a quarter of the random pages is on the device, at most 10 s. */
-static long long wait_on_device(size_t want)
-{
-	long long disk = swaps_used_pages(env.dev);
+struct progress {
+	struct writer *w;
+	long long from;
+};
 
-	for (int i = 0; i < 100 && disk < (long long)want; i++) {
-		usleep(100000);
-		disk = swaps_used_pages(env.dev);
-	}
-	return disk;
+/* Reader for poll_value(): pages the writer wrote since p->from. */
+static long long get_progress(void *arg)
+{
+	struct progress *p = arg;
+
+	return p->w->written - p->from;
 }
 
 static void swapoff_round(struct writer *w, int round)
 {
 	size_t want = WSET / page_size() / 2 / 4;
-	long long disk, phys, before, during, rd0 = 0, wr0 = 0, rd1 = 0, wr1 = 0;
-	char name[160];
+	long long disk, phys, before, after, rd0 = 0, wr0 = 0, rd1 = 0, wr1 = 0;
+	struct progress p = { .w = w };
+	char label[32];
 	double t0, dt;
 	int r;
 
+	snprintf(label, sizeof(label), "phase 2 round %d", round);
 	/* Out of the swap cache and onto the device only, as in phase 1. */
 	cg_write(w->cg, "memory.reclaim", "16M");
-	disk = wait_on_device(want);
-	snprintf(name, sizeof(name), "phase 2 round %d: the writer's pages are on the device",
-		 round);
-	t_ok(disk >= (long long)want, name, "Used %lld pages, want %zu", disk, want);
-	before = w->rewritten;
+	disk = poll_value(get_swaps_used_pages, (void *)env.dev, UNTIL_GE, want, 10000);
+	t_ok(disk >= (long long)want, t_name(label, "the writer's pages are on the device"),
+	     "Used %lld pages, want %zu", disk, want);
+	/* The writer is writing right now, not stalled. */
+	p.from = w->written;
+	poll_value(get_progress, &p, UNTIL_GE, 1, 5000);
 	blk_sectors(env.dev, &rd0, &wr0);
-	t0 = now();
+	t0 = mono_now();
 	errno = 0;
+	before = w->written;
 	r = swapoff(env.dev);
-	dt = now() - t0;
-	during = w->rewritten - before;
+	after = w->written;
+	dt = mono_now() - t0;
 	blk_sectors(env.dev, &rd1, &wr1);
 	phys = vswap_stat("phys");
-	t_diag("phase 2 round %d: swapoff with %lld pages on the device took %.2fs and read "
-	       "%lld KiB; the writer rewrote %lld pages meanwhile (%lld in all), vswap phys "
-	       "%lld after", round, disk, dt, (rd1 - rd0) / 2, during, w->rewritten, phys);
-	snprintf(name, sizeof(name), "phase 2 round %d: swapoff while the process writes", round);
-	t_ok(r == 0, name, "swapoff: %s", strerror(errno));
+	t_diag("%s: swapoff with %lld pages on the device took %.2fs and read %lld KiB; "
+	       "the writer wrote %lld pages meanwhile (%lld rewritten in all), vswap phys "
+	       "%lld after", label, disk, dt, (rd1 - rd0) / 2, after - before, w->rewritten,
+	       phys);
+	t_ok(r == 0, t_name(label, "swapoff while the process writes"), "swapoff: %s",
+	     strerror(errno));
+	t_ok(after > before, t_name(label, "the process wrote while swapoff ran"),
+	     "writer progress %lld when swapoff was called, %lld when it returned %.3fs later",
+	     before, after, dt);
 	if (vswap_disk()) {
-		snprintf(name, sizeof(name),
-			 "phase 2 round %d: no vswap slot backed by the device after swapoff", round);
 		if (phys < 0)
-			t_fail(name, "no %s/phys counter", VSWAP_DIR);
+			t_fail(t_name(label, "no vswap slot backed by the device after swapoff"),
+			       "no %s/phys counter", VSWAP_DIR);
 		else
-			t_ok(phys == 0, name, "vswap phys %lld", phys);
+			t_ok(phys == 0,
+			     t_name(label, "no vswap slot backed by the device after swapoff"),
+			     "vswap phys %lld", phys);
 	}
 	/* Let the writer fault the pages swapoff brought in. */
 	usleep(300000);
@@ -323,12 +305,10 @@ static void phase2(void)
 	struct writer *w = mmap(NULL, sizeof(*w), PROT_READ | PROT_WRITE,
 				MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	char *cg = cg_create("vswap_swapoff2", 64 * MiB);
-	long long oom = 0;
-	char c = 'x';
-	pid_t pid;
-	int r, st;
+	struct cg_worker wk;
+	int r, st, ran = 0;
 
-	if (w == MAP_FAILED || !cg || pipe(w->ready)) {
+	if (w == MAP_FAILED || !cg) {
 		t_fail("phase 2: set up", "%s", strerror(errno));
 		return;
 	}
@@ -336,19 +316,11 @@ static void phase2(void)
 	r = swap_area_on(env.dev, -1);
 	if (r) {
 		t_fail("phase 2: swapon the device again", "%s: %s", env.dev, strerror(-r));
-		return;
+		goto out;
 	}
-	pid = cg_spawn(cg, writer_worker, w);
-	if (pid < 0) {
-		t_fail("phase 2: spawn writer", "%s", strerror(-pid));
-		return;
-	}
-	close(w->ready[1]);
-	if (read(w->ready[0], &c, 1) != 1) {
-		st = cg_wait(pid);
-		t_fail("phase 2: writer pushed its pages out", "writer %s", status_str(st));
+	if (!worker_start(&wk, cg, "phase 2", writer_worker, w)) {
 		swapoff(env.dev);
-		return;
+		goto out;
 	}
 	cg_write(cg, "memory.max", "max");
 	for (int round = 1; round <= ROUNDS; round++) {
@@ -363,23 +335,21 @@ static void phase2(void)
 		}
 	}
 	w->stop = 1;
-	st = cg_wait(pid);
+	st = worker_finish(&wk, 0);
 	t_diag("phase 2: the writer checked %lld pages, rewrote %lld, %lld stale or corrupt",
 	       w->checked, w->rewritten, w->stale);
 	t_ok(st == 0, "phase 2: writer completed", "writer %s", status_str(st));
 	t_ok(w->checked > 0 && w->stale == 0,
 	     "phase 2: every page held the generation written last",
 	     "%lld of %lld pages checked did not", w->stale, w->checked);
-	cg_read_key(cg, "memory.events", "oom_kill", &oom);
-	t_ok(oom == 0, "phase 2: no OOM kill", "memory.events oom_kill %lld", oom);
+	cg_no_oom_kill(cg, "phase 2");
+	ran = 1;
+out:
 	cg_destroy(cg);
 	free(cg);
-	if (env.mode != SWAP_DISK) {
-		long long used = vswap_wait_used(0, 5000);
-
-		t_ok(used == 0, "phase 2: vswap used back to 0", "used is %lld", used);
-	}
 	munmap(w, sizeof(*w));
+	if (ran && env.mode != SWAP_DISK)
+		vswap_check_used_back("phase 2", 0);
 }
 
 int main(int argc, char **argv)

@@ -132,22 +132,9 @@ static int worker(const char *cg, void *arg)
 
 static void run_phase(const struct phase *ph)
 {
-	char *cg = cg_create("vswap_thp", 64 * MiB);
-	char t[160];
-	int st;
-
-	if (!cg) {
-		t_fail(ph->name, "cgroup: %s", strerror(errno));
-		return;
-	}
-	st = cg_run(cg, worker, (void *)ph);
-	snprintf(t, sizeof(t), "%s: worker completed", ph->name);
-	t_ok(st == 0, t, "worker: %s", status_str(st));
-	cg_destroy(cg);
-	if (env.mode != SWAP_DISK) {
-		snprintf(t, sizeof(t), "%s: vswap used back to 0", ph->name);
-		t_ok(vswap_wait_used(0, 3000) == 0, t, "used %lld", vswap_stat("used"));
-	}
+	cg_phase(ph->name, "vswap_thp", 64 * MiB, worker, (void *)ph);
+	if (env.mode != SWAP_DISK)
+		vswap_check_used_back(ph->name, 0);
 }
 
 int main(int argc, char **argv)
