@@ -1,7 +1,8 @@
 #!/bin/bash
 # make check-configs: build the series tip under every configuration of
 # checks/configs at W=1, as the kernel test robot will.
-#   check-configs.sh [NAME...]      (default: every line of checks/configs)
+#   check-configs.sh [--branch B] [NAME...]   (default: the vswap branch,
+#                                             every line of checks/configs)
 #
 # Per configuration, in build/configs/NAME (source: the scratch worktree at
 # the tip): the .config (the line's options must survive olddefconfig),
@@ -18,12 +19,14 @@ set -uo pipefail
 
 conf=$TOP/checks/configs
 [ -d "$KTREE/.git" ] || die "no kernel tree (make tree)"
-tip=$(kgit rev-parse "refs/heads/$SERIES_BRANCH^{commit}")
+branch=$SERIES_BRANCH
+if [ "${1:-}" = --branch ]; then branch=${2:?--branch B}; shift 2; fi
+tip=$(kgit rev-parse "refs/heads/$branch^{commit}") || die "no branch $branch"
 base=$(kgit rev-parse "$BASE_TAG^{commit}")
 want=("$@")
-# The summary make send reads: only a run of every line writes it.
+# The summary make send reads: only a run of every line on the series writes it.
 summary=$RESULTS/check-configs.txt
-[ ${#want[@]} -eq 0 ] || summary=/dev/null
+[ ${#want[@]} -eq 0 ] && [ "$branch" = "$SERIES_BRANCH" ] || summary=/dev/null
 mkdir -p "$RESULTS"
 echo "tip $tip" >"$summary"
 jobs=$(( $(nproc) + 1 ))
@@ -126,5 +129,5 @@ while read -r name arch opts; do
 		echo "FAIL $name" >>"$summary"
 	fi
 done <"$conf"
-scratch_worktree "$WORKTREE" "$tip" >/dev/null 2>&1
+scratch_worktree "$WORKTREE" "$(kgit rev-parse "refs/heads/$SERIES_BRANCH")" >/dev/null 2>&1
 exit "$fail"

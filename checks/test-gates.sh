@@ -10,6 +10,7 @@
 #                boots' smoke FAILs (swap did not happen) and their console
 #                scan FAILs (the WARN)
 #   commit B  panics at boot -> the boots FAIL (no result: Kernel panic)
+# make check-configs (on the branch, config novswap) must refuse it too.
 # And the runner turns a missing result into a FAIL: a test that is not in
 # the initramfs, and a scenario that does not exist.
 set -uo pipefail
@@ -39,14 +40,16 @@ never_writes='s.replace("\tint ret;\n\n\tif (folio_free_swap(folio)) {", "\tint 
 style_and_warn='s.replace("static int __init swapfile_init(void)\n{\n\tint nid;\n", "static int __init swapfile_init(void)\n{\n\tint nid;\n\n\tWARN(1, \"gates-neg: a splat the console scan must see\\n\");\n", 1) + "\nint gates_neg_undeclared(void) \t{ int unused_var; return 0; }\n"'
 panics='s.replace("static int __init swapfile_init(void)\n{\n\tint nid;\n", "static int __init swapfile_init(void)\n{\n\tint nid;\n\n\tpanic(\"gates-neg: this kernel must not boot\\n\");\n", 1)'
 
-a1=$(commit_edit "$tip" "gates: swap_writepage() that never writes" mm/page_io.c "$never_writes") &&
-	a=$(commit_edit "$a1" "$(printf 'gates: a commit the gates must refuse\n\nswap_writepage() never writes, a WARN at boot, a non-static function\nwithout a declaration (sparse, W=1), an unused variable, a brace after\na function header and a space before a tab (checkpatch).')" mm/swapfile.c "$style_and_warn") &&
-	b=$(commit_edit "$a" "gates: a kernel that does not boot" mm/swapfile.c "$panics") ||
-	{ bad gates/negative "cannot make the bad commits"; exit 1; }
-# A is one commit: squash a1 into it (same tree as a, parent tip).
-a=$(kgit log -1 --format=%B "$a" | kgit commit-tree "$a^{tree}" -p "$tip") &&
-	b=$(kgit log -1 --format=%B "$b" | kgit commit-tree "$b^{tree}" -p "$a") &&
-	kgit update-ref "refs/heads/$neg" "$b" || { bad gates/negative "cannot make the bad commits"; exit 1; }
+# A is one commit (both edits, parent tip), B its child.
+if ! a1=$(commit_edit "$tip" "gates: swap_writepage() that never writes" mm/page_io.c "$never_writes") ||
+   ! a2=$(commit_edit "$a1" "gates: a commit the gates must refuse" mm/swapfile.c "$style_and_warn") ||
+   ! a=$(printf 'gates: a commit the gates must refuse\n\nswap_writepage() never writes, a WARN at boot, a non-static function\nwithout a declaration (sparse, W=1), an unused variable, a brace after\na function header and a space before a tab (checkpatch).\n' |
+	kgit commit-tree "$a2^{tree}" -p "$tip") ||
+   ! b=$(commit_edit "$a" "gates: a kernel that does not boot" mm/swapfile.c "$panics") ||
+   ! kgit update-ref "refs/heads/$neg" "$b"; then
+	bad gates/negative "cannot make the bad commits"
+	exit 1
+fi
 
 rm -rf "$res"
 bash "$TOP/checks/percommit.sh" --boot --branch "$neg" --from "$tip" --results "$res" >"$BUILD/gates-neg.log" 2>&1
@@ -70,6 +73,12 @@ for sc in $(bash "$TOP/qemu-test/plan.sh" boots commits | cut -d' ' -f2); do
 	expect FAIL "$la/$sc/console" 'gates-neg: a splat' "console-scan-refuses-warn-$sc"
 	expect FAIL "$lb/$sc/smoke" 'Kernel panic|never reached' "boot-refuses-kernel-that-panics-$sc"
 done
+
+# make check-configs refuses commit A: its unused variable is a new W=1
+# warning in a file the series touches (config "novswap" compiles it).
+VSWAP_RESULTS=$res bash "$TOP/checks/check-configs.sh" --branch "$neg" novswap >"$res/check-configs.log" 2>&1
+r=$res/results.txt
+expect FAIL "configs/novswap" 'new W=1 warning' check-configs-refuses-new-warning
 
 # The runner: a result that never comes is a FAIL.
 img=$OUT/img-tip/arch/x86/boot/bzImage

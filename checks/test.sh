@@ -46,8 +46,7 @@ plan_check() {
 	# The check can fail: a test listed twice and a boot of a scenario
 	# that does not exist.
 	{ cat "$TOP/qemu-test/plan"; echo "test smoke-on smoke:disk:/dev/vda"; echo "boot tip no-such-scenario"; } >"$bad_plan"
-	out=$(VSWAP_PLAN=$bad_plan plan check 2>&1)
-	if [ $? != 0 ] && grep -q 'listed twice: smoke-on smoke' <<<"$out" && grep -q 'no qemu-test/scenarios/no-such-scenario.conf' <<<"$out"; then
+	if ! out=$(VSWAP_PLAN=$bad_plan plan check 2>&1) && grep -q 'listed twice: smoke-on smoke' <<<"$out" && grep -q 'no qemu-test/scenarios/no-such-scenario.conf' <<<"$out"; then
 		good plan/check-refuses-bad-plan
 	else
 		bad plan/check-refuses-bad-plan "plan.sh check on $bad_plan said: $(tr '\n' ' ' <<<"$out")"
