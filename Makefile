@@ -20,29 +20,29 @@ apply: tree ## same as tree: (re)apply branch-export/ onto the vswap branch
 build: tree ## build the guest kernel (variant base) of the kernel tree's checkout
 	@bash checks/build.sh base
 
-demo: build ## apply, build, boot with vswap=on in QEMU and show vswap
-	@bash qemu-test/demo.sh build/out/tree-base/arch/x86/boot/bzImage
+demo: tree ## apply, build, boot with vswap=on in QEMU and show vswap
+	@img=$$(bash checks/build.sh base) && bash qemu-test/demo.sh "$$img"
 
 plan: ## the test matrix: variants, kernels, scenarios and their tests (qemu-test/plan)
 	@bash qemu-test/plan.sh check && bash qemu-test/plan.sh table
 
 lint: deps ## shellcheck -x on every shell script
-	@rm -f build/results/results.txt
+	@bash checks/summary.sh --clear
 	@bash checks/lint.sh; bash checks/summary.sh
 
 check: tree ## per-commit gates: checkpatch --strict, build, sparse and W=1 warnings (none new)
-	@rm -f build/results/results.txt
+	@bash checks/summary.sh --clear
 	@bash checks/percommit.sh; bash checks/summary.sh
 
 test-commits: tree ## per-commit gates plus the plan's boots of every commit (they must swap)
-	@rm -f build/results/results.txt
+	@bash checks/summary.sh --clear
 	@bash checks/percommit.sh --boot; bash checks/summary.sh
 
 check-configs: tree ## build the tip under the robot's configs (checks/configs) at W=1; make send needs it
-	@rm -f build/results/results.txt
+	@bash checks/summary.sh --clear
 	@bash checks/check-configs.sh; bash checks/summary.sh
 
-test: tree ## everything in qemu-test/plan, the gates, check-configs, b4/export tests; ends "N passed, N failed"
+test: ## everything in qemu-test/plan, the gates, check-configs, b4/export tests; ends "N passed, N failed"
 	@bash checks/test.sh
 
 export: ## write the vswap branch back into branch-export/ and remake the cover mail
@@ -64,4 +64,4 @@ status: ## what the kernel tree holds
 	@bash checks/tree.sh status
 
 clean: ## remove build outputs (keeps the kernel tree and its branches)
-	rm -rf build/out build/results build/runs build/guest build/mails build/pull build/bench build/configs
+	rm -rf build/out build/results build/runs build/guest build/mails build/pull build/bench build/bench-tiny build/configs build/gates-neg build/demo.out

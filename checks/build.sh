@@ -69,6 +69,8 @@ if [ "$config_only" = 1 ]; then
 fi
 
 log=$out/build.log
+# A failed build must not leave an older image under the name it asked for.
+[ -z "$image" ] || rm -rf "$OUT/img-$image"
 if ! with_progress "building $what" "$log" make -C "$src" O="$out" CC="$cc" -j"$jobs" bzImage >&2; then
 	grep -E 'error|Error' "$log" | head -20 >&2
 	die "build of $what failed (log: $log)"

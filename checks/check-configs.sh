@@ -39,13 +39,16 @@ headers=$(grep -E '^include/.*\.h$' <<<"$touched" | sed 's|^include/||')
 # The objects to build in OUT: mm/ and the includers of changed headers
 # that this configuration compiles.  Uses build_at's make command (mk).
 targets() {
-	local out=$1 h dirs objs
+	local out=$1 srcarch=$2 h dirs objs
 	objs=$(for h in $headers; do kgit grep -l "#include <$h>" "$tip" -- '*.c' | cut -d: -f2-; done |
-		grep -v '^mm/' | grep -v '^arch/' | grep -v '^tools/' | sort -u)
-	dirs=$(for o in $objs; do echo "${o%%/*}/"; done | sort -u)
+		grep -v '^mm/' | grep -v '^tools/' | grep -E -v "^arch/" ; for h in $headers; do
+		kgit grep -l "#include <$h>" "$tip" -- "arch/$srcarch/*.c" | cut -d: -f2-; done)
+	objs=$(sort -u <<<"$objs")
+	dirs=$(for o in $objs; do case $o in arch/*) echo "arch/$srcarch/" ;; *) echo "${o%%/*}/" ;; esac; done | sort -u)
 	echo mm/
 	# shellcheck disable=SC2086
-	"${mk[@]}" -n $dirs 2>/dev/null |
+	# -B: every object, not just those out of date since an earlier run.
+	"${mk[@]}" -B -n $dirs 2>/dev/null |
 		grep -oE ' -o [^ ]+\.o ' | awk '{ print $2 }' | sort -u >"$out/configured-objs.txt"
 	for o in $objs; do
 		grep -qx "${o%.c}.o" "$out/configured-objs.txt" && echo "${o%.c}.o"
@@ -81,14 +84,17 @@ build_at() {
 		echo "make prepare failed: $(grep -m3 -E 'error' "$out/prepare.log" | tr '\n' ' ')"
 		return 1
 	fi
-	mapfile -t t < <(targets "$out")
+	local srcarch=$arch
+	case $arch in x86_64|i386) srcarch=x86 ;; esac
+	mapfile -t t < <(targets "$out" "$srcarch")
 	# Recompile the targets (W=1 output is what we want, not make's cache).
 	find "$out/mm" -name '*.o' -delete 2>/dev/null
 	for o in "${t[@]}"; do [ "$o" = mm/ ] || rm -f "$out/$o"; done
 	"${mk[@]}" -k "${t[@]}" >"$out/build-$rev.log" 2>&1
 	local rc=$?
-	grep -E '^[^ :]+:[0-9]+:[0-9]+: (warning|error):' "$out/build-$rev.log" |
-		sed -E 's/:[0-9]+:[0-9]+:/:/' | while IFS= read -r l; do
+	# The build directory is outside the source tree: paths are absolute.
+	grep -E '^[^ :]+:[0-9]+(:[0-9]+)?: (warning|error):' "$out/build-$rev.log" |
+		sed -E "s|^$WORKTREE/||; s/:[0-9]+(:[0-9]+)?:/:/" | while IFS= read -r l; do
 			grep -qxF "${l%%:*}" <<<"$touched" && echo "$l"
 		done | sort -u
 	if [ $rc != 0 ]; then

@@ -89,7 +89,8 @@ checkpatch_run() {
 # quotes), comments.  Parsed, never sourced.  scenario_get FILE KEY DEFAULT
 scenario_get() {
 	local file=$1 key=$2 def=${3:-} v
-	v=$(sed -n -E "s/^$key=\"?([^\"]*)\"?[[:space:]]*(#.*)?\$/\\1/p" "$file" | tail -n 1)
+	v=$(sed -n -E -e "s/^$key=\"([^\"]*)\"[[:space:]]*(#.*)?\$/\\1/p" \
+		-e "s/^$key=([^\"# ]*)[[:space:]]*(#.*)?\$/\\1/p" "$file" | tail -n 1)
 	if grep -q -E "^$key=" "$file"; then printf '%s\n' "$v"; else printf '%s\n' "$def"; fi
 }
 # Keys a scenario may set; anything else is a mistake the reader names.

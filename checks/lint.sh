@@ -6,6 +6,7 @@ set -uo pipefail
 
 command -v shellcheck >/dev/null || die "shellcheck is not installed (make deps)"
 cd "$TOP" || exit 1
+mkdir -p "$RESULTS"
 mapfile -t scripts < <({ git ls-files -co --exclude-standard -- '*.sh'; echo .ci/run; echo qemu-test/init; } | sort -u)
 for f in "${scripts[@]}"; do
 	[ -f "$f" ] || continue

@@ -5,6 +5,8 @@ set -uo pipefail
 . "$(dirname "$0")/config.sh"
 
 f=$RESULTS/results.txt
+# --clear: forget earlier results (make check, lint, ... start afresh).
+if [ "${1:-}" = --clear ]; then rm -f "$f"; exit 0; fi
 [ -f "$f" ] || { echo "0 passed, 1 failed (no results recorded)"; exit 1; }
 passed=$(grep -c '^PASS ' "$f")
 failed=$(grep -c '^FAIL ' "$f")

@@ -9,6 +9,19 @@ set -uo pipefail
 
 rm -f "$RESULTS/results.txt"
 mkdir -p "$RESULTS"
+# Nothing else can run without the packages and the kernel tree: if either
+# fails, say so in the same form as every other result and stop.
+for pre in "packages|$TOP/checks/deps.sh" "kernel tree|$TOP/checks/tree.sh apply"; do
+	msg "${pre%%|*}"
+	# shellcheck disable=SC2086
+	if bash ${pre#*|}; then
+		good "setup/${pre%%|*}"
+	else
+		bad "setup/${pre%%|*}" "failed (above); nothing else can run"
+		bash "$TOP/checks/summary.sh"
+		exit 1
+	fi
+done
 plan() { bash "$TOP/qemu-test/plan.sh" "$@"; }
 start=$SECONDS
 times=$RESULTS/stage-times.txt
@@ -57,6 +70,7 @@ build_kernel() {
 }
 boot() {
 	local k=$1 s=$2 img=$OUT/img-$1/arch/x86/boot/bzImage
+	rm -rf "$BUILD/runs/$k-$s"	# no comparison of an earlier run's logs
 	[ -f "$img" ] || { bad "$k/$s" "no $k kernel was built"; return 1; }
 	bash "$TOP/qemu-test/run.sh" --out "$BUILD/runs/$k-$s" --label "$k" "$img" "$s" >"$RESULTS/run-$k-$s.out" 2>&1
 	tail -n 1 "$RESULTS/run-$k-$s.out"
@@ -81,14 +95,37 @@ for st in "${stages[@]}"; do
 	t0=$SECONDS
 	msg "[$i/$n, $(( (SECONDS - start) / 60 ))m] $name"
 	# shellcheck disable=SC2086
-	$cmd || msg "$name: failures (see above)"
+	$cmd
+	rc=$?
 	after=$(wc -l <"$RESULTS/results.txt" 2>/dev/null || echo 0)
-	[ "$after" -gt "$before" ] || bad "stage/$name" "recorded no result"
+	if [ "$after" -le "$before" ]; then
+		bad "stage/$name" "recorded no result (exit $rc)"
+	elif [ $rc != 0 ] && ! tail -n +$((before + 1)) "$RESULTS/results.txt" | grep -q '^FAIL '; then
+		# It stopped with an error but said nothing had failed.
+		bad "stage/$name" "exit status $rc without a FAIL record"
+	elif [ $rc != 0 ]; then
+		msg "$name: failures (see above)"
+	fi
 	printf '%5ds  %s\n' "$((SECONDS - t0))" "$name" >>"$times"
 done
 
-# Every result the plan expects: each boot's tests, dmesg_check and console.
+# Every result the plan expects: each boot's tests, dmesg_check and
+# console; each commit's four gates; each line of checks/configs.
 expected=0 missing=()
+want() {
+	expected=$((expected + 1))
+	grep -q -E "^(PASS|FAIL) $1(:|\$)" "$RESULTS/results.txt" || missing+=("$1")
+}
+j=0
+for c in $(kgit rev-list --reverse "$BASE_TAG..refs/heads/$SERIES_BRANCH"); do
+	j=$((j + 1))
+	l=$(commit_label "$j" "$c")
+	for g in checkpatch build sparse warnings; do want "$g/$l"; done
+done
+while read -r name _; do
+	case "$name" in ''|'#'*) continue ;; esac
+	want "configs/$name"
+done <"$TOP/checks/configs"
 while read -r k s; do
 	if [ "$(plan kernel "$k" | cut -d' ' -f2)" = each ]; then
 		j=0
@@ -98,10 +135,7 @@ while read -r k s; do
 		labels=("$k")
 	fi
 	for l in "${labels[@]}"; do
-		while read -r r; do
-			expected=$((expected + 1))
-			grep -q -E "^(PASS|FAIL) $r(:|\$)" "$RESULTS/results.txt" || missing+=("$r")
-		done < <(plan expect "$l" "$s")
+		while read -r r; do want "$r"; done < <(plan expect "$l" "$s")
 	done
 done < <(plan boots)
 if [ ${#missing[@]} -eq 0 ]; then

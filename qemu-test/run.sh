@@ -46,6 +46,10 @@ if [ -z "$label" ]; then
 	[ -n "$label" ] && [ "$label" != / ] || label=kernel
 fi
 out=${out:-$BUILD/runs/$label-$scen}
+# Only ever remove a directory this runner made (or an empty one).
+if [ -d "$out" ] && [ -n "$(ls -A "$out")" ] && [ ! -f "$out/qemu.cmd" ] && [ ! -f "$out/tests" ] && [ ! -f "$out/results.txt" ]; then
+	die "--out $out is a directory run.sh did not make; not touching it"
+fi
 rm -rf "$out"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
