@@ -47,8 +47,9 @@ targets() {
 	dirs=$(for o in $objs; do case $o in arch/*) echo "arch/$srcarch/" ;; *) echo "${o%%/*}/" ;; esac; done | sort -u)
 	echo mm/
 	# shellcheck disable=SC2086
-	# -B: every object, not just those out of date since an earlier run.
-	"${mk[@]}" -B -n $dirs 2>/dev/null |
+	# make -n lists only what is out of date: forget the candidates first.
+	for o in $objs; do rm -f "$out/${o%.c}.o"; done
+	"${mk[@]}" -n $dirs 2>/dev/null |
 		grep -oE ' -o [^ ]+\.o ' | awk '{ print $2 }' | sort -u >"$out/configured-objs.txt"
 	for o in $objs; do
 		grep -qx "${o%.c}.o" "$out/configured-objs.txt" && echo "${o%.c}.o"
@@ -92,9 +93,12 @@ build_at() {
 	for o in "${t[@]}"; do [ "$o" = mm/ ] || rm -f "$out/$o"; done
 	"${mk[@]}" -k "${t[@]}" >"$out/build-$rev.log" 2>&1
 	local rc=$?
-	# The build directory is outside the source tree: paths are absolute.
+	# The build directory is outside the source tree: kbuild names the
+	# sources by an absolute or a relative path to it.
+	local rel
+	rel=$(realpath --relative-to="$out" "$WORKTREE")
 	grep -E '^[^ :]+:[0-9]+(:[0-9]+)?: (warning|error):' "$out/build-$rev.log" |
-		sed -E "s|^$WORKTREE/||; s/:[0-9]+(:[0-9]+)?:/:/" | while IFS= read -r l; do
+		sed -E "s|^$WORKTREE/||; s|^$rel/||; s/:[0-9]+(:[0-9]+)?:/:/" | while IFS= read -r l; do
 			grep -qxF "${l%%:*}" <<<"$touched" && echo "$l"
 		done | sort -u
 	if [ $rc != 0 ]; then
