@@ -206,7 +206,8 @@ kconfig_make() {
 		grep -qx "$line" "$dir/.config" && continue
 		[[ $opt == CONFIG_VSWAP* ]] && ! grep -rqs "^config ${opt#CONFIG_}\$" "$src/mm/" && continue
 		echo "$line"
-	done < <(cat "$@")
+	done < <(cat "$@" | awk -F= '/^CONFIG_[A-Za-z0-9_]+=/ { if (!($1 in v)) k[n++] = $1; v[$1] = $0 }
+		END { for (i = 0; i < n; i++) print v[k[i]] }')	# a later fragment overrides an earlier one
 	return 0
 }
 

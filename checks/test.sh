@@ -32,6 +32,7 @@ times=$RESULTS/stage-times.txt
 stages=()
 add() { stages+=("$1|$2"); }
 add "plan is consistent" "plan_check"
+add "every variant's config resolves" "variants_resolve"
 add "shellcheck" "bash $TOP/checks/lint.sh"
 add "tree workflow" "bash $TOP/checks/test-tree.sh"
 add "export round trip" "bash $TOP/checks/test-roundtrip.sh"
@@ -64,6 +65,16 @@ plan_check() {
 	else
 		bad plan/check-refuses-bad-plan "plan.sh check on $bad_plan said: $(tr '\n' ' ' <<<"$out")"
 	fi
+}
+variants_resolve() {
+	local v out
+	for v in $(plan variants); do
+		if out=$(bash "$TOP/checks/build.sh" --config-only "$v" 2>&1); then
+			good "variant/$v" "every option of its fragments survives olddefconfig"
+		else
+			bad "variant/$v" "$(tail -n 1 <<<"$out")"
+		fi
+	done
 }
 build_kernel() {
 	if kernel_image "$1" >/dev/null; then good "build/$1"; else bad "build/$1" "see $OUT/$(plan kernel "$1" | cut -d' ' -f1)/build.log"; fi
