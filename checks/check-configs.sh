@@ -46,10 +46,11 @@ targets() {
 	objs=$(sort -u <<<"$objs")
 	dirs=$(for o in $objs; do case $o in arch/*) echo "arch/$srcarch/" ;; *) echo "${o%%/*}/" ;; esac; done | sort -u)
 	echo mm/
-	# shellcheck disable=SC2086
 	# make -n lists only what is out of date: forget the candidates first.
 	for o in $objs; do rm -f "$out/${o%.c}.o"; done
-	"${mk[@]}" -n $dirs 2>/dev/null |
+	local -a dirv
+	mapfile -t dirv <<<"$dirs"
+	"${mk[@]}" -n "${dirv[@]}" 2>/dev/null |
 		grep -oE ' -o [^ ]+\.o ' | awk '{ print $2 }' | sort -u >"$out/configured-objs.txt"
 	for o in $objs; do
 		grep -qx "${o%.c}.o" "$out/configured-objs.txt" && echo "${o%.c}.o"
