@@ -132,11 +132,13 @@ static const char *const splat_patterns[] = {
 };
 
 #define OOM_BEGIN	"vtest: oom-expected: "
+#define OOM_GLOBAL	"vtest: oom-expected-global: "
 #define OOM_END		"vtest: oom-expected-end"
 
 struct splat_state {
 	char marker[160];
 	char oom_why[160];	/* inside an oom_expect_begin() bracket */
+	int oom_global;		/* ... of oom_expect_global_begin() */
 	int hits;
 	char *first;
 	size_t size;
@@ -149,6 +151,12 @@ static int splat_cb(const char *msg, void *arg)
 
 	if (!strncmp(msg, OOM_BEGIN, strlen(OOM_BEGIN))) {
 		snprintf(s->oom_why, sizeof(s->oom_why), "%s", msg + strlen(OOM_BEGIN));
+		s->oom_global = 0;
+		return 0;
+	}
+	if (!strncmp(msg, OOM_GLOBAL, strlen(OOM_GLOBAL))) {
+		snprintf(s->oom_why, sizeof(s->oom_why), "%s", msg + strlen(OOM_GLOBAL));
+		s->oom_global = 1;
 		return 0;
 	}
 	if (!strncmp(msg, OOM_END, strlen(OOM_END))) {
@@ -164,8 +172,11 @@ static int splat_cb(const char *msg, void *arg)
 		if (strstr(msg, *p))
 			break;
 	if (s->oom_why[0]) {
-		/* Expected: a memcg OOM report.  A global OOM is a splat. */
-		if (strstr(msg, "oom-kill:constraint=") &&
+		/*
+		 * Expected: a memcg OOM report.  A global OOM is a splat,
+		 * unless the bracket asked for one.
+		 */
+		if (strstr(msg, "oom-kill:constraint=") && !s->oom_global &&
 		    !strstr(msg, "constraint=CONSTRAINT_MEMCG")) {
 			p = NULL;
 		} else if (*p && (!strcmp(*p, "invoked oom-killer") || !strcmp(*p, "Call Trace"))) {
@@ -197,6 +208,11 @@ int kmsg_splats(char *first, size_t size)
 void oom_expect_begin(const char *why)
 {
 	kmsg_mark("oom-expected: %s", why);
+}
+
+void oom_expect_global_begin(const char *why)
+{
+	kmsg_mark("oom-expected-global: %s", why);
 }
 
 void oom_expect_end(void)

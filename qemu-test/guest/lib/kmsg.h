@@ -40,6 +40,11 @@ int kmsg_splats(char *first, size_t size);
  * closes the bracket too.
  */
 void oom_expect_begin(const char *why);
+/*
+ * The same for a test that drives the whole machine out of memory on
+ * purpose: an OOM kill of any constraint is expected up to the end marker.
+ */
+void oom_expect_global_begin(const char *why);
 void oom_expect_end(void);
 /* Number of "invoked oom-killer" records in the log so far. */
 int oom_kills_logged(void);
