@@ -18,8 +18,8 @@
  *
  * global: zswap's max_pool_percent is set to 1 (put back at the end), and a
  * hog in the root cgroup (oom_score_adj 1000, this test -1000) writes
- * compressible pages until the machine runs out of memory, 4 MiB at a time,
- * up to twice MemTotal.  It must be OOM-killed.  Once the pool is full
+ * compressible pages until the machine runs out of memory, 4 MiB mappings
+ * one after the other, up to twice MemTotal.  It must be OOM-killed.  Once the pool is full
  * nothing else can be swapped: zswap's pool_limit_hit may rise by at most
  * 4096 (one refused page each while reclaim still tries) where a kernel
  * that keeps reclaiming into a full pool counts hundreds of thousands; the
@@ -96,16 +96,24 @@ static void memcg_mode(void)
 	free(cg);
 }
 
-/* The hog: write compressible pages until killed. */
+/*
+ * The hog: write compressible pages until killed, 4 MiB mappings one after
+ * the other (one mapping of twice RAM is refused by the overcommit
+ * heuristic where vswap does not count as swap).
+ */
 static void hog(size_t limit)
 {
-	size_t step = 4 * MiB / page_size(), npages = limit / page_size(), i;
-	char *buf = map_anon_4k(npages);
+	size_t step = 4 * MiB / page_size(), done;
+	char *buf;
 
-	if (!buf || write_file("/proc/self/oom_score_adj", "1000"))
+	if (write_file("/proc/self/oom_score_adj", "1000"))
 		_exit(1);
-	for (i = 0; i + step <= npages; i += step)
-		pat_fill_from(buf, i, step, SEED, PAT_COMPRESSIBLE);
+	for (done = 0; done < limit; done += 4 * MiB) {
+		buf = map_anon_4k(step);
+		if (!buf)
+			_exit(2);
+		pat_fill(buf, step, SEED + done, PAT_COMPRESSIBLE);
+	}
 	_exit(0);
 }
 
