@@ -9,7 +9,6 @@
  */
 #include "lib.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #define LRU_GEN "/sys/kernel/mm/lru_gen/enabled"
@@ -17,16 +16,15 @@
 int main(void)
 {
 	long long v = -1;
-	char buf[32] = "";
 	int r;
 
 	t_init("lru_gen");
 	if (!path_exists(LRU_GEN))
 		t_bail("multi-gen LRU available", "%s missing (CONFIG_LRU_GEN?)", LRU_GEN);
 	r = write_file(LRU_GEN, "y");
-	if (read_file(LRU_GEN, buf, sizeof(buf)) > 0)
-		v = strtoll(buf, NULL, 0);
+	if (read_ll(LRU_GEN, &v))
+		v = -1;
 	t_ok(!r && v > 0 && (v & 1), "the multi-gen LRU is on",
-	     "write: %s, %s reads '%s'", r ? strerror(-r) : "ok", LRU_GEN, buf);
+	     "write: %s, %s reads %#llx", r ? strerror(-r) : "ok", LRU_GEN, v);
 	return t_done();
 }

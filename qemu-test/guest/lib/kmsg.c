@@ -148,15 +148,13 @@ static int splat_cb(const char *msg, void *arg)
 {
 	struct splat_state *s = arg;
 	const char *const *p;
+	int global;
 
-	if (!strncmp(msg, OOM_BEGIN, strlen(OOM_BEGIN))) {
-		snprintf(s->oom_why, sizeof(s->oom_why), "%s", msg + strlen(OOM_BEGIN));
-		s->oom_global = 0;
-		return 0;
-	}
-	if (!strncmp(msg, OOM_GLOBAL, strlen(OOM_GLOBAL))) {
-		snprintf(s->oom_why, sizeof(s->oom_why), "%s", msg + strlen(OOM_GLOBAL));
-		s->oom_global = 1;
+	global = !strncmp(msg, OOM_GLOBAL, strlen(OOM_GLOBAL));
+	if (global || !strncmp(msg, OOM_BEGIN, strlen(OOM_BEGIN))) {
+		snprintf(s->oom_why, sizeof(s->oom_why), "%s",
+			 msg + strlen(global ? OOM_GLOBAL : OOM_BEGIN));
+		s->oom_global = global;
 		return 0;
 	}
 	if (!strncmp(msg, OOM_END, strlen(OOM_END))) {
