@@ -3,7 +3,7 @@
 # What boots where is data: qemu-test/plan (make plan shows it).
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
-.PHONY: help deps tree apply build demo plan lint check test-commits check-configs \
+.PHONY: help deps tree apply build demo plan lint check test-commits check-configs test-variants \
 	test export cover send pull-request bench status clean
 
 help: ## list the targets
@@ -41,6 +41,9 @@ test-commits: tree ## per-commit gates plus the plan's boots of every commit (th
 check-configs: tree ## build the tip under the robot's configs (checks/configs) at W=1; make send needs it
 	@bash checks/summary.sh --clear
 	@bash checks/check-configs.sh; bash checks/summary.sh
+
+test-variants: tree ## build and boot the tip kernel variants make test cannot afford (plan "presend": nomemcg); make send needs it
+	@bash checks/test-variants.sh
 
 test: ## everything in qemu-test/plan, the gates, check-configs, b4/export tests; ends "N passed, N failed"
 	@bash checks/test.sh

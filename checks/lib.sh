@@ -211,6 +211,27 @@ kconfig_make() {
 	return 0
 }
 
+# variants_passed: has the vswap tip passed make test-variants (the plan's
+# presend boots, build/results/test-variants.txt)?  Says why not.
+variants_passed() {
+	local f=$RESULTS/test-variants.txt tip k s r missing=""
+	tip=$(kgit rev-parse "refs/heads/$SERIES_BRANCH^{commit}")
+	if ! grep -qx "tip $tip" "$f" 2>/dev/null; then
+		echo "make test-variants has not run on the tip ${tip:0:12}"
+		return 1
+	fi
+	if grep -q '^FAIL ' "$f"; then
+		echo "the tip ${tip:0:12} failed make test-variants: $(grep -m1 '^FAIL ' "$f")"
+		return 1
+	fi
+	while read -r k s; do
+		while read -r r; do
+			grep -q "^PASS $r\(:\|\$\)" "$f" || missing="$missing $r"
+		done < <(bash "$TOP/qemu-test/plan.sh" expect "$k" "$s")
+	done < <(bash "$TOP/qemu-test/plan.sh" presends)
+	[ -z "$missing" ] || { echo "make test-variants left no PASS for:$missing"; return 1; }
+}
+
 # configs_passed: has the vswap tip passed every line of checks/configs
 # (make check-configs, build/results/check-configs.txt)?  Says why not.
 configs_passed() {

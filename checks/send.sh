@@ -34,6 +34,12 @@ fi
 
 # The robot's configurations first: no mail for a tip that has not passed.
 why=$(configs_passed) || die "$why; run make check-configs (build/results/check-configs.txt) before make send"
+# The kernel variants make test cannot afford: required to send, only
+# reported when writing the mails (CI writes them; it does not build those).
+if ! why=$(variants_passed); then
+	[ "$mode" = mails ] || die "$why; run make test-variants (build/results/test-variants.txt) before sending"
+	msg "note: $why; SEND=really refuses until make test-variants passes"
+fi
 b4_prepare
 n=$(series_version)
 dir=$MAILS/v$n

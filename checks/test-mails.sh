@@ -2,6 +2,9 @@
 # The mails b4 makes of the series are what reviewers get: test them.
 #   mails/refuses-unchecked-tip  make send writes no mail for a tip without
 #                      a make check-configs pass (results elsewhere: none)
+#   mails/refuses-untested-variants  sending needs a make test-variants
+#                      pass of the tip: no record, a FAIL or a missing
+#                      result is refused, a complete pass accepted
 #   mails/generate     make send (the default: mails only, nothing is sent)
 #                      writes the mails of version N into build/mails/vN/
 #   mails/count        one mail per commit, plus the 0/N cover letter
@@ -45,6 +48,34 @@ else
 	bad mails/refuses-unchecked-tip "make send failed for another reason: $(tail -n 1 "$nores/send.log")"
 fi
 rm -rf "$nores"
+
+# 0b. Sending refuses a tip without a complete make test-variants pass: the
+# check send.sh makes, fed no record, a failed one and a complete one.
+vres=$(mktemp -d)
+want_refusal() {
+	local why
+	if why=$(VSWAP_RESULTS=$vres bash -c '. "$1/checks/config.sh"; variants_passed' _ "$TOP" 2>&1); then
+		bad mails/refuses-untested-variants "$1: accepted"
+		return 1
+	fi
+	grep -q "$2" <<<"$why" || { bad mails/refuses-untested-variants "$1: said '$why'"; return 1; }
+}
+# Every result make test-variants must leave, as PASS records.
+passes=$(while read -r k s; do bash "$TOP/qemu-test/plan.sh" expect "$k" "$s"; done < <(bash "$TOP/qemu-test/plan.sh" presends) |
+	awk '{ print "PASS " $0 }')
+if want_refusal "no record" 'has not run on the tip' &&
+	{ echo "tip $tip"; sed '1s/^PASS /FAIL /' <<<"$passes"; } >"$vres/test-variants.txt" &&
+	want_refusal "a failed result" 'failed make test-variants' &&
+	{ echo "tip $tip"; sed '$d' <<<"$passes"; } >"$vres/test-variants.txt" &&
+	want_refusal "a missing result" 'left no PASS for'; then
+	{ echo "tip $tip"; echo "$passes"; } >"$vres/test-variants.txt"
+	if VSWAP_RESULTS=$vres bash -c '. "$1/checks/config.sh"; variants_passed' _ "$TOP" >/dev/null 2>&1; then
+		good mails/refuses-untested-variants "$(wc -l <<<"$passes") expected results"
+	else
+		bad mails/refuses-untested-variants "a complete pass was refused"
+	fi
+fi
+rm -rf "$vres"
 
 # 1. The mails, exactly as make send writes them by default.
 if env -u SEND -u SEND_ARGS -u SIGN -u B4_REAL bash "$TOP/checks/send.sh" >"$log" 2>&1; then

@@ -7,6 +7,8 @@
 #   plan.sh kernels               kernel names
 #   plan.sh kernel NAME           "VARIANT REV"
 #   plan.sh boots [KERNEL]        "KERNEL SCENARIO" lines, in plan order
+#   plan.sh presends              "KERNEL SCENARIO" lines of make test-variants
+#   plan.sh built                 the kernels make test builds (booted ones)
 #   plan.sh tests SCENARIO        its tests (TEST[:ARG...]), in order
 #   plan.sh expect LABEL SCENARIO the record names a run of SCENARIO labelled
 #                                 LABEL must leave (qemu-test/run.sh)
@@ -52,6 +54,8 @@ kernel)
 boots)
 	if [ $# -gt 0 ]; then lines boot | awk -v k="$1" '$1 == k'; else lines boot; fi
 	;;
+presends) lines presend ;;
+built) lines boot | awk '!seen[$1]++ { print $1 }' ;;
 tests)
 	s=${1:?usage: plan.sh tests SCENARIO}
 	lines test | awk -v s="$s" '$1 == s { print $2 }'
@@ -65,8 +69,11 @@ table)
 	echo "| scenario | booted on (variant) | guest | tests |"
 	echo "|---|---|---|---|"
 	for s in $(lines test | cut -d' ' -f1 | awk '!seen[$0]++'); do
-		on=$(lines boot | awk -v s="$s" '$2 == s { print $1 }' | while read -r k; do
-			echo "$k ($(self kernel "$k" | cut -d' ' -f1))"; done | paste -sd, | sed 's/,/, /g')
+		on=$({ lines boot | awk -v s="$s" '$2 == s { print $1 }' | while read -r k; do
+			echo "$k ($(self kernel "$k" | cut -d' ' -f1))"; done
+			lines presend | awk -v s="$s" '$2 == s { print $1 }' | while read -r k; do
+			echo "$k ($(self kernel "$k" | cut -d' ' -f1), make test-variants)"; done; } |
+			paste -sd, | sed 's/,/, /g')
 		f=$SCEN_DIR/$s.conf
 		guest="$(scenario_get "$f" mem 384M), $(scenario_get "$f" smp 2) CPUs"
 		d=$(scenario_get "$f" disks)
@@ -79,7 +86,7 @@ table)
 check)
 	errs=()
 	err() { errs+=("$*"); }
-	known=" variant kernel boot test compare "
+	known=" variant kernel boot presend test compare "
 	while read -r kind _; do
 		[[ $known == *" $kind "* ]] || err "unknown line kind '$kind'"
 	done < <(sed -e 's/#.*//' "$PLAN" | awk 'NF { print $1 }')
@@ -94,17 +101,23 @@ check)
 		case $rev in baseline|tip|each) ;; *) err "kernel $k: REV '$rev' is not baseline, tip or each" ;; esac
 		[ -z "$extra" ] || err "kernel $k: extra fields '$extra'"
 	done < <(lines kernel)
-	while read -r k s extra; do
-		lines kernel | cut -d' ' -f1 | grep -qx "$k" || err "boot $k $s: no kernel '$k'"
-		if [ ! -f "$SCEN_DIR/$s.conf" ]; then
-			err "boot $k $s: no qemu-test/scenarios/$s.conf"
-		else
-			scenario_check "$SCEN_DIR/$s.conf" 2>/dev/null || err "$(scenario_check "$SCEN_DIR/$s.conf" 2>&1)"
-		fi
-		[ -n "$(self tests "$s")" ] || err "boot $k $s: scenario $s has no test"
-		[ -z "$extra" ] || err "boot $k $s: extra fields '$extra'"
-	done < <(lines boot)
-	[ -z "$(lines boot | sort | uniq -d)" ] || err "booted twice: $(lines boot | sort | uniq -d | paste -sd,)"
+	for kind in boot presend; do
+		while read -r k s extra; do
+			lines kernel | cut -d' ' -f1 | grep -qx "$k" || err "$kind $k $s: no kernel '$k'"
+			if [ ! -f "$SCEN_DIR/$s.conf" ]; then
+				err "$kind $k $s: no qemu-test/scenarios/$s.conf"
+			else
+				scenario_check "$SCEN_DIR/$s.conf" 2>/dev/null || err "$(scenario_check "$SCEN_DIR/$s.conf" 2>&1)"
+			fi
+			[ -n "$(self tests "$s")" ] || err "$kind $k $s: scenario $s has no test"
+			[ -z "$extra" ] || err "$kind $k $s: extra fields '$extra'"
+		done < <(lines "$kind")
+	done
+	while read -r k _; do
+		[ "$(self kernel "$k" 2>/dev/null | cut -d' ' -f2)" = tip ] || err "presend $k: only a tip kernel can be booted before make send"
+	done < <(lines presend)
+	both=$(lines boot; lines presend)
+	[ -z "$(sort <<<"$both" | uniq -d)" ] || err "booted twice: $(sort <<<"$both" | uniq -d | paste -sd,)"
 	while read -r s t extra; do
 		[ -f "$SCEN_DIR/$s.conf" ] || err "test $s $t: no qemu-test/scenarios/$s.conf"
 		[ -f "$TOP/qemu-test/guest/${t%%:*}.c" ] || err "test $s $t: no qemu-test/guest/${t%%:*}.c"
@@ -125,7 +138,7 @@ check)
 		printf 'plan: %s\n' "${errs[@]}" >&2
 		exit 1
 	fi
-	echo "plan: $(lines boot | wc -l) boots of $(lines boot | cut -d' ' -f2 | sort -u | wc -l) scenarios on $(lines kernel | wc -l) kernels, $(lines test | wc -l) tests, $(lines compare | wc -l) comparisons"
+	echo "plan: $(lines boot | wc -l) boots (and $(lines presend | wc -l) before make send) of $(lines boot | cut -d' ' -f2 | sort -u | wc -l) scenarios on $(lines kernel | wc -l) kernels, $(lines test | wc -l) tests, $(lines compare | wc -l) comparisons"
 	;;
-*) die "usage: plan.sh check|variants|fragments V|kernels|kernel K|boots [K]|tests S|expect L S|compares|table" ;;
+*) die "usage: plan.sh check|variants|fragments V|kernels|kernel K|boots [K]|presends|built|tests S|expect L S|compares|table" ;;
 esac
