@@ -34,6 +34,18 @@ merge_records() {
 	cat "$dir/results.txt" >>"${RECORDS:-$RESULTS/results.txt}"
 }
 
+# boot_kernel KERNEL SCENARIO: boot the plan kernel's image (build/out/img-KERNEL)
+# in SCENARIO into build/runs/KERNEL-SCENARIO, print run.sh's last line and
+# append its records to ours.  Non-zero if there is no image.
+boot_kernel() {
+	local k=$1 s=$2 img=$OUT/img-$1/arch/x86/boot/bzImage
+	rm -rf "$BUILD/runs/$k-$s"	# no comparison of an earlier run's logs
+	[ -f "$img" ] || { bad "$k/$s" "no $k kernel was built"; return 1; }
+	bash "$TOP/qemu-test/run.sh" --out "$BUILD/runs/$k-$s" --label "$k" "$img" "$s" >"$RESULTS/run-$k-$s.out" 2>&1
+	tail -n 1 "$RESULTS/run-$k-$s.out"
+	merge_records "$BUILD/runs/$k-$s"
+}
+
 # ---- the kernel tree --------------------------------------------------------
 # sha256 over branch-export/*.patch: is the vswap branch what the repo holds?
 export_sum() {

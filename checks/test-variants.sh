@@ -25,11 +25,7 @@ while read -r k s; do
 		continue
 	fi
 	good "build/$k"
-	rm -rf "$BUILD/runs/$k-$s"
-	bash "$TOP/qemu-test/run.sh" --out "$BUILD/runs/$k-$s" --label "$k" \
-		"$OUT/img-$k/arch/x86/boot/bzImage" "$s" >"$RESULTS/run-$k-$s.out" 2>&1
-	tail -n 1 "$RESULTS/run-$k-$s.out"
-	merge_records "$BUILD/runs/$k-$s"
+	boot_kernel "$k" "$s"
 	# A result the plan expects and the run did not leave is a failure.
 	while read -r r; do
 		grep -q -E "^(PASS|FAIL) $r(:|\$)" "$log" || bad "$r" "missing (the run stopped early?)"

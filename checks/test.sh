@@ -81,13 +81,8 @@ build_kernel() {
 	if kernel_image "$1" >/dev/null; then good "build/$1"; else bad "build/$1" "see $OUT/$(plan kernel "$1" | cut -d' ' -f1)/build.log"; fi
 }
 boot() {
-	local k=$1 s=$2 img=$OUT/img-$1/arch/x86/boot/bzImage
-	rm -rf "$BUILD/runs/$k-$s"	# no comparison of an earlier run's logs
-	[ -f "$img" ] || { bad "$k/$s" "no $k kernel was built"; return 1; }
-	bash "$TOP/qemu-test/run.sh" --out "$BUILD/runs/$k-$s" --label "$k" "$img" "$s" >"$RESULTS/run-$k-$s.out" 2>&1
-	tail -n 1 "$RESULTS/run-$k-$s.out"
-	merge_records "$BUILD/runs/$k-$s"
-	grep -E '^FAIL ' "$BUILD/runs/$k-$s/results.txt"
+	boot_kernel "$1" "$2" || return 1
+	grep -E '^FAIL ' "$BUILD/runs/$1-$2/results.txt"
 	return 0
 }
 compare() {
