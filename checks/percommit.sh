@@ -68,21 +68,21 @@ targets() {
 # analyse OBJ...: recompile the objects with W=1 and sparse (C=2), print
 # "sparse|gcc FILE: message" lines (no line numbers, so that code moving
 # around does not look new).  Non-zero if the compile or sparse failed.
+# One make for all objects, in parallel: a header commit touches most of
+# mm/, and this ran twice per commit one object at a time.
 analyse() {
-	local o rc=0 outp all=""
-	for o in "$@"; do
-		# Always recompile: an object still current from an earlier W=1
-		# pass would print nothing (ccache replays the warnings).
-		rm -f "$out/$o"
-		if ! outp=$(make -s -C "$wt" O="$out" W=1 C=2 CF="-D__CHECK_ENDIAN__" "$o" 2>&1 >/dev/null); then
-			printf '%s\n' "$outp" | tail -3 >&2
-			rc=1
-		fi
-		all+=$outp$'\n'
-	done
+	local rc=0 all
+	[ $# -gt 0 ] || return 0
+	# Always recompile: an object still current from an earlier W=1
+	# pass would print nothing (ccache replays the warnings).
+	(cd "$out" && rm -f "$@")
+	if ! all=$(make -s -k -O -j"$(($(nproc) + 1))" -C "$wt" O="$out" W=1 C=2 CF="-D__CHECK_ENDIAN__" "$@" 2>&1 >/dev/null); then
+		printf '%s\n' "$all" | grep -vE ': warning:' | tail -3 >&2
+		rc=1
+	fi
 	# gcc's lines end in [-Wflag]; kernel-doc's (W=1) have no column; the
 	# rest are sparse's.  Line numbers go, so that moved code is not new.
-	printf '%s' "$all" | grep -E ': (warning|error):' |
+	printf '%s\n' "$all" | grep -E ': (warning|error):' |
 		awk '/\[-W[^]]*\]$/ || !/^[^:]+:[0-9]+:[0-9]+:/ { print "gcc " $0; next } { print "sparse " $0 }' |
 		sed -E 's/^([a-z]+ [^:]+):[0-9]+(:[0-9]+)?:/\1:/' | sort -u
 	return $rc
