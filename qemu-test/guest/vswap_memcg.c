@@ -47,6 +47,13 @@
  * back byte-exact.  After the worker exits, the parent's
  * memory.swap.current and memory.zswap.current are 0.
  *
+ * offline, swap.max 0 (vswap with a swap area): the same, with the child's
+ * memory.swap.max at 0 before it is deleted.  The child still stores in
+ * zswap (memory.swap.max does not cover it), and writeback of its entries
+ * after deletion charges the parent, the first online ancestor, as zswap's
+ * own memory is reparented: nobody can raise a deleted cgroup's limit, so
+ * charging it would keep those entries in zswap for good.
+ *
  * With vswap, pages over a lowered memory.zswap.max take physical slots
  * directly (vswap gives a slot only where zswap may store): memory.swap
  * charges them as 6.12 does, so "physical" and "offline" expect
@@ -378,6 +385,7 @@ static int max_worker(const char *cg, void *arg)
 
 struct offline_arg {
 	const char *parent;
+	const char *what;	/* "offline" or "offline, swap.max 0" */
 };
 
 static int offline_worker(const char *cg, void *arg)
@@ -390,46 +398,46 @@ static int offline_worker(const char *cg, void *arg)
 	char val[32];
 
 	if (!pc || !pw)
-		return t_fail("offline: map", "mmap: %s", strerror(errno)), 1;
+		return t_fail(t_name(o->what, "map"), "mmap: %s", strerror(errno)), 1;
 	fill_out(pc, nc, SEED_C, PAT_COMPRESSIBLE);
 	if (!worker_sync())
-		return t_fail("offline: handshake", "the parent gave up"), 1;
+		return t_fail(t_name(o->what, "handshake"), "the parent gave up"), 1;
 	/*
 	 * Now in the parent, whose LRUs hold the deleted child's zswap
 	 * entries: storing over the parent's memory.zswap.max writes back
 	 * from there, oldest first.
 	 */
-	snap(o->parent, &a, "offline: child deleted");
-	check_backends("offline: child deleted", 1);
+	snap(o->parent, &a, t_name(o->what, "child deleted"));
+	check_backends(t_name(o->what, "child deleted"), 1);
 	if (vsw())
-		t_ok(a.cur == 0, "offline: the deleted child's zswap pages are not charged",
+		t_ok(a.cur == 0, t_name(o->what, "the deleted child's zswap pages are not charged"),
 		     "parent memory.swap.current %lld pages", a.cur);
 	else
 		t_ok(a.cur >= (long long)nc * 3 / 4,
-		     "offline: regression: the parent sees the deleted child's swap",
+		     t_name(o->what, "regression: the parent sees the deleted child's swap"),
 		     "parent memory.swap.current %lld pages for %zu", a.cur, nc);
 	if (has_disk()) {
 		cg_read_ll(o->parent, "memory.zswap.current", &zcur);
 		snprintf(val, sizeof(val), "%lld", zcur > 16 ? zcur / 4 : 4096);
 		cg_write(o->parent, "memory.zswap.max", val);
 		fill_out(pw, nw, SEED_W, PAT_COMPRESSIBLE);
-		settle(o->parent, &b, "offline: after writeback");
-		check_backends("offline: after writeback", 1);
+		settle(o->parent, &b, t_name(o->what, "after writeback"));
+		check_backends(t_name(o->what, "after writeback"), 1);
 		t_ok(b.wb - a.wb >= (long long)nc / 4,
-		     "offline: the deleted cgroup's entries were written back",
+		     t_name(o->what, "the deleted cgroup's entries were written back"),
 		     "written_back_pages +%lld", b.wb - a.wb);
 		if (vsw())
 			t_ok(b.phys > a.phys &&
 			     b.cur - a.cur >= b.phys - a.phys + (long long)nw * 3 / 4 &&
 			     b.cur - a.cur <= b.phys - a.phys + (long long)nw + SLACK,
-			     "offline: writeback and the direct slots charge the parent",
+			     t_name(o->what, "writeback and the direct slots charge the parent"),
 			     "parent memory.swap.current +%lld, phys +%lld, %zu pages over "
 			     "memory.zswap.max", b.cur - a.cur, b.phys - a.phys, nw);
 	}
 	bad = pat_verify(pc, nc, SEED_C, PAT_COMPRESSIBLE);
 	if (has_disk())
 		bad += pat_verify(pw, nw, SEED_W, PAT_COMPRESSIBLE);
-	t_ok(bad == 0, "offline: every page read back byte-exact", "%zu pages differ", bad);
+	t_ok(bad == 0, t_name(o->what, "every page read back byte-exact"), "%zu pages differ", bad);
 	return 0;
 }
 
@@ -488,7 +496,12 @@ static void run_phase(const char *what, const char *cgname, unsigned long max,
 	free(cg);
 }
 
-static void offline_phase(void)
+/*
+ * @swap_max: the child's memory.swap.max, or NULL.  With "0", writeback of
+ * the deleted child's entries must charge the parent, the first online
+ * ancestor: nobody can raise a deleted cgroup's limit.
+ */
+static void offline_phase(const char *what, const char *swap_max)
 {
 	struct offline_arg o;
 	char *parent = cg_create("vswap_mcg_parent", 0), *child = NULL;
@@ -499,11 +512,17 @@ static void offline_phase(void)
 	if (!parent || write_filef(CGROOT "/vswap_mcg_parent/cgroup.subtree_control",
 				   "+memory") ||
 	    !(child = cg_create("vswap_mcg_parent/child", 32 * MiB))) {
-		t_fail("offline: create cgroups", "%s", strerror(errno));
+		t_fail(t_name(what, "create cgroups"), "%s", strerror(errno));
+		goto out;
+	}
+	r = swap_max ? cg_write(child, "memory.swap.max", swap_max) : 0;
+	if (r) {
+		t_fail(t_name(what, "set the child's memory.swap.max"), "%s", strerror(-r));
 		goto out;
 	}
 	o.parent = parent;
-	if (!worker_start(&w, child, "offline", offline_worker, &o))
+	o.what = what;
+	if (!worker_start(&w, child, what, offline_worker, &o))
 		goto out;
 	/*
 	 * The parent can only take the worker once it has no memory
@@ -514,15 +533,15 @@ static void offline_phase(void)
 	r = r ?: rmdir(child) ? -errno : 0;
 	r = r ?: cg_write(parent, "cgroup.subtree_control", "-memory");
 	r = r ?: cg_write(parent, "cgroup.procs", pid);
-	t_ok(!r, "offline: child cgroup deleted, worker moved to the parent", "%s",
+	t_ok(!r, t_name(what, "child cgroup deleted, worker moved to the parent"), "%s",
 	     strerror(-r));
 	r = worker_release(&w, 1);
 	if (r)
-		t_fail("offline: handshake", "%s", strerror(-r));
+		t_fail(t_name(what, "handshake"), "%s", strerror(-r));
 	st = worker_finish(&w, 0);
-	t_ok(st == 0, "offline: worker completed", "worker %s", status_str(st));
-	cg_no_oom_kill(parent, "offline");
-	check_idle("offline", parent);
+	t_ok(st == 0, t_name(what, "worker completed"), "worker %s", status_str(st));
+	cg_no_oom_kill(parent, what);
+	check_idle(what, parent);
 out:
 	if (child)
 		cg_destroy(child);
@@ -544,7 +563,10 @@ int main(int argc, char **argv)
 		run_phase("physical", "vswap_mcg_phys", 64 * MiB, NULL, phys_worker);
 		run_phase("swap.max", "vswap_mcg_max", 64 * MiB, "4M", max_worker);
 	}
-	offline_phase();
+	offline_phase("offline", NULL);
+	/* 6.12 keeps such a child's pages out of zswap: vswap only. */
+	if (vsw() && has_disk())
+		offline_phase("offline, swap.max 0", "0");
 	swap_env_teardown(&env);
 	return t_done();
 }
