@@ -61,45 +61,54 @@ static void catch_alarm(int flags)
 	alarms = 0;
 }
 
-/* A worker: @arg MiB of random pages pushed out, then held until released. */
+/* What a holder holds: @mib MiB of random pages from @seed. */
+struct hold {
+	const char *label;
+	size_t mib;
+	uint64_t seed;
+};
+
+static const struct hold restart_hold = { "restart", 32, SEED_R };
+static const struct hold enomem_hold = { "enomem", 48, SEED_N };
+
+/* A worker: its pages pushed out, then held until released, then verified. */
 static int hold_worker(const char *cg, void *arg)
 {
-	size_t npages = (size_t)(uintptr_t)arg * MiB / page_size(), bad;
+	const struct hold *h = arg;
+	size_t npages = h->mib * MiB / page_size(), bad;
 	char *buf = map_anon_4k(npages);
-	uint64_t seed = (uintptr_t)arg == 32 ? SEED_R : SEED_N;
 
 	(void)cg;
 	if (!buf)
-		return t_fail("map", "mmap: %s", strerror(errno)), 1;
+		return t_fail(t_name(h->label, "map"), "mmap: %s", strerror(errno)), 1;
 	if (write_file("/proc/self/oom_score_adj", "-1000"))
-		return t_fail("oom_score_adj", "%s", strerror(errno)), 1;
-	pat_fill(buf, npages, seed, PAT_RANDOM);
+		return t_fail(t_name(h->label, "oom_score_adj"), "%s", strerror(errno)), 1;
+	pat_fill(buf, npages, h->seed, PAT_RANDOM);
 	pageout(buf, npages);
 	if (!worker_sync())
 		return 0;	/* the parent gave up and says why */
-	bad = pat_verify(buf, npages, seed, PAT_RANDOM);
-	t_ok(bad == 0, (uintptr_t)arg == 32 ? "restart: every page read back byte-exact" :
-		       "enomem: every page read back byte-exact",
+	bad = pat_verify(buf, npages, h->seed, PAT_RANDOM);
+	t_ok(bad == 0, t_name(h->label, "every page read back byte-exact"),
 	     "%zu of %zu pages differ", bad, npages);
 	return 0;
 }
 
 /*
- * Start a holder of @mib MiB in @cg and get its pages out of memory: 1 if
- * it runs (the worker must then be finished), 0 if not.
+ * Start a holder in @cg and get its pages out of memory: 1 if it runs
+ * (the worker must then be finished), 0 if not.
  */
-static int start_holder(struct cg_worker *w, const char *cg, const char *label, size_t mib)
+static int start_holder(struct cg_worker *w, const char *cg, const struct hold *h)
 {
 	long long used;
 
-	if (!worker_start(w, cg, label, hold_worker, (void *)(uintptr_t)mib))
+	if (!worker_start(w, cg, h->label, hold_worker, (void *)h))
 		return 0;
 	/* Written pages stay in the swap cache until reclaim takes them. */
 	cg_write(cg, "memory.reclaim", "64M");
 	used = swaps_used_pages(env.dev);
-	t_ok(used >= (long long)(mib * MiB / page_size()) * 3 / 4,
-	     t_name(label, "the pages are on the device"), "Used %lld pages for %zu MiB",
-	     used, mib);
+	t_ok(used >= (long long)(h->mib * MiB / page_size()) * 3 / 4,
+	     t_name(h->label, "the pages are on the device"), "Used %lld pages for %zu MiB",
+	     used, h->mib);
 	return 1;
 }
 
@@ -115,7 +124,7 @@ static void restart_phase(void)
 		t_fail("restart: create cgroup", "%s", strerror(errno));
 		return;
 	}
-	if (!start_holder(&w, cg, "restart", 32))
+	if (!start_holder(&w, cg, &restart_hold))
 		goto out;
 	/* Let swapoff bring the pages in without reclaiming them again. */
 	cg_write(cg, "memory.max", "max");
@@ -157,7 +166,7 @@ static void enomem_phase(void)
 	}
 	if (!swap_area_check_on("enomem", env.dev, -1))
 		goto out;
-	if (!start_holder(&w, cg, "enomem", 48)) {
+	if (!start_holder(&w, cg, &enomem_hold)) {
 		swap_area_check_off("enomem", env.dev);
 		goto out;
 	}
