@@ -95,9 +95,17 @@ log=$out/console.log res=$out/serial.txt
 drives=()
 i=0
 mkdir -p "$out/disks"
-for size in $disks; do
-	truncate -s "$size" "$out/disks/disk$i.raw"
-	drives+=(-drive "file=$out/disks/disk$i.raw,format=raw,if=virtio,cache=unsafe")
+# A disk is SIZE, or SIZE:RULES for a disk whose IO fails as
+# qemu-test/scenarios/RULES.blkdebug says (QEMU's blkdebug driver).
+for spec in $disks; do
+	size=${spec%%:*} file=$out/disks/disk$i.raw
+	truncate -s "$size" "$file" || fatal "disk $spec: bad size"
+	if [ "$spec" != "$size" ]; then
+		rules=$TOP/qemu-test/scenarios/${spec#*:}.blkdebug
+		[ -f "$rules" ] || fatal "disk $spec: no blkdebug rules $rules"
+		file=blkdebug:$rules:$file
+	fi
+	drives+=(-drive "file=$file,format=raw,if=virtio,cache=unsafe")
 	i=$((i + 1))
 done
 
