@@ -79,6 +79,9 @@ int main(int argc, char **argv)
 	if (vswap) {
 		t_ok(used > NPAGES, "writes failed, and their slots stay allocated, retired",
 		     "Used %lld pages for %d pages", used, NPAGES);
+		t_ok(vswap_stat("retired") == used - NPAGES, "debugfs counts them as retired",
+		     "retired %lld, Used %lld for %d pages", vswap_stat("retired"), used,
+		     NPAGES);
 		t_ok(r2 == 0, "the pages go to other slots: none stays in memory",
 		     "%zu pages still resident after the second pass", r2);
 	} else {
@@ -95,6 +98,9 @@ int main(int argc, char **argv)
 	r = swapoff(dev);
 	t_ok(r == 0, "swapoff completes and gives the retired slots back", "swapoff %s: %s",
 	     dev, strerror(errno));
+	if (vswap)
+		t_ok(vswap_stat("retired") == 0, "no slot stays retired after swapoff",
+		     "retired %lld", vswap_stat("retired"));
 	bad = pat_verify(p, NPAGES, SEED, PAT_RANDOM);
 	t_ok(bad == 0, "every page reads back byte-exact after swapoff",
 	     "%zu of %d pages differ", bad, NPAGES);
