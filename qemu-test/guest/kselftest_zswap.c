@@ -45,6 +45,14 @@
  * before it when the earlier sub-tests show that zswap stores nothing
  * (see stop_early), it restores the value afterwards, and the scenarios
  * run this test last.
+ *
+ * test_no_kmem_bypass is timing-sensitive: kswapd must have stored a fifth
+ * of RAM in zswap within twenty 100 ms rounds of the test's own
+ * allocations, and zswap must hold little else.  Under a loaded host it
+ * can run out of rounds (seen once in CI on a kernel that passed it 5 of
+ * 5 times alone).  A "not ok" from it is retried once with a fresh
+ * test_zswap run; it fails only if it fails both times, and the first
+ * failure is shown.
  */
 #define _GNU_SOURCE
 #include "lib.h"
@@ -172,6 +180,30 @@ static void result(const char *name, enum kst_res res, void *arg)
 		       kst_res_str(res));
 }
 
+/* See the top: one more test_zswap run if only its kswapd test timed out. */
+static void retry_kmem_bypass(struct run *run, const char *min_free)
+{
+	int k = sub_index("test_no_kmem_bypass");
+	struct run again = { .kst = { .bin = BIN, .tick = tick, .result = result },
+			     .vswap = run->vswap, .used_peak = -1, .phys_peak = -1 };
+
+	if (run->res[k].res != KR_FAIL || run->kst.killed || run->kst.stopped)
+		return;
+	t_diag("test_no_kmem_bypass: not ok on the first run; running test_zswap once more");
+	again.kst.arg = &again;
+	/* test_zswap takes 3 to 10 s under TCG. */
+	again.kst.secs = run->kst.secs < 30 ? run->kst.secs : 30;
+	kst_run(&again.kst);
+	cleanup_root(CGROOT);
+	if (min_free[0])
+		write_file(MIN_FREE, min_free);
+	t_diag("test_no_kmem_bypass on the second run: %s", kst_res_str(again.res[k].res));
+	if (again.res[k].res == KR_OK)
+		run->res[k] = again.res[k];
+	else
+		kst_show_output(&again.kst);
+}
+
 int main(int argc, char **argv)
 {
 	struct run run = { .kst = { .bin = BIN, .tick = tick, .result = result },
@@ -207,9 +239,10 @@ int main(int argc, char **argv)
 	cleanup_root(CGROOT);
 	if (min_free[0])
 		write_file(MIN_FREE, min_free);
+	kst_show_output(&run.kst);
+	retry_kmem_bypass(&run, min_free);
 	if (vswap)
 		oom_expect_end();
-	kst_show_output(&run.kst);
 	t_diag("test_zswap took %.1fs", mono_now() - t0);
 	read_file(MIN_FREE, buf, sizeof(buf));
 	t_ok(!strcmp(buf, min_free), "vm.min_free_kbytes restored",
