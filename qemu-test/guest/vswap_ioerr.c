@@ -65,9 +65,7 @@ int main(int argc, char **argv)
 		t_bail("SIGBUS handler", "%s", strerror(errno));
 	if (!swap_area_check_on(NULL, dev, -1))
 		return t_done();
-	cg = cg_create("vswap_ioerr", 0);
-	if (!cg || cg_enter(cg))
-		t_bail("cgroup", "%s", strerror(errno));
+	cg = cg_enter_new("vswap_ioerr");
 	p = map_anon_4k(NPAGES);
 	if (!p)
 		t_bail("map", "mmap: %s", strerror(errno));
@@ -117,8 +115,7 @@ int main(int argc, char **argv)
 	t_ok(bad == 0, "every other page reads back byte-exact",
 	     "%zu of %zu pages differ", bad, NPAGES - lost);
 	munmap(p, NPAGES * ps);
-	if (cg_enter(CGROOT) || cg_destroy(cg))
-		t_fail("cgroup removed", "%s", strerror(errno));
+	cg_leave(cg);
 	if (vswap)
 		t_ok(vswap_stat("lost") == 0, "lost vswap slots are freed with the pages",
 		     "debugfs vswap/lost %lld after munmap", vswap_stat("lost"));

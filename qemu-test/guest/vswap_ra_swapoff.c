@@ -54,9 +54,7 @@ int main(int argc, char **argv)
 		t_diag("vswap is off: AREA holds shmem and directly mapped anonymous pages");
 	if (!swap_area_check_on(NULL, area, 10))
 		return t_done();
-	cg = cg_create("vswap_ra_swapoff", 0);
-	if (!cg || cg_enter(cg))
-		t_bail("cgroup", "%s", strerror(errno));
+	cg = cg_enter_new("vswap_ra_swapoff");
 	fd = memfd_create("vswap_ra_swapoff", 0);
 	if (fd < 0 || ftruncate(fd, NPAIRS * ps))
 		t_bail("memfd", "%s", strerror(errno));
@@ -114,7 +112,6 @@ int main(int argc, char **argv)
 	munmap(v, NPAIRS * ps);
 	munmap(o, OTHER_PAGES * ps);
 	swap_area_check_off(NULL, area);
-	if (cg_enter(CGROOT) || cg_destroy(cg))
-		t_fail("cgroup removed", "%s", strerror(errno));
+	cg_leave(cg);
 	return t_done();
 }

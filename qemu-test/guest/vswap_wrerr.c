@@ -63,9 +63,7 @@ int main(int argc, char **argv)
 	t_init("vswap_wrerr");
 	if (!swap_area_check_on(NULL, dev, -1))
 		return t_done();
-	cg = cg_create("vswap_wrerr", 0);
-	if (!cg || cg_enter(cg))
-		t_bail("cgroup", "%s", strerror(errno));
+	cg = cg_enter_new("vswap_wrerr");
 	p = map_anon_4k(NPAGES);
 	if (!p)
 		t_bail("map", "mmap: %s", strerror(errno));
@@ -105,7 +103,6 @@ int main(int argc, char **argv)
 	t_ok(bad == 0, "every page reads back byte-exact after swapoff",
 	     "%zu of %d pages differ", bad, NPAGES);
 	munmap(p, NPAGES * page_size());
-	if (cg_enter(CGROOT) || cg_destroy(cg))
-		t_fail("cgroup removed", "%s", strerror(errno));
+	cg_leave(cg);
 	return t_done();
 }

@@ -390,3 +390,19 @@ int worker_sync(void)
 	worker_ready();
 	return worker_await();
 }
+
+char *cg_enter_new(const char *name)
+{
+	char *cg = cg_create(name, 0);
+
+	if (!cg || cg_enter(cg))
+		t_bail("cgroup", "%s: %s", name, strerror(errno));
+	return cg;
+}
+
+void cg_leave(char *cg)
+{
+	if (cg_enter(CGROOT) || cg_destroy(cg))
+		t_fail("cgroup removed", "%s", strerror(errno));
+	free(cg);
+}

@@ -34,6 +34,13 @@ long long cg_wait_le(const char *cg, const char *file, long long target, int ms)
 int cg_enter(const char *cg);
 /* Kill what is left in cg and rmdir it. */
 int cg_destroy(const char *cg);
+/*
+ * Move the calling test into a fresh cgroup @name with no memory limit, so
+ * that memory.reclaim there reaches only its pages; bails out on failure.
+ */
+char *cg_enter_new(const char *name);
+/* Move the calling test back to the root and remove @cg (a FAIL if not). */
+void cg_leave(char *cg);
 
 /*
  * Fork, move the child into cg, run fn(arg) there and _exit with its
