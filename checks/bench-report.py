@@ -93,14 +93,22 @@ def collect(raw, plan):
     for run in plan['runs']:
         path = os.path.join(raw, run['tag'], 'serial.txt')
         lines = open(path, errors='replace').read().splitlines() if os.path.exists(path) else []
-        got = {}
+        got, metas = {}, {}
         info = None
         for line in lines:
             if line.startswith('VBENCH-INFO '):
                 info = kv(line)
+            elif line.startswith('VBENCH-META '):
+                m = kv(line)
+                metas[m.get('wl')] = m
             elif line.startswith('VBENCH '):
                 r = kv(line)
                 got[r.get('wl')] = r
+        # vswap's metadata (debugfs vswap/metadata total): before, at the peak, after free
+        for name, m in metas.items():
+            if name in got:
+                for k in ('before_kb', 'peak_kb', 'after_kb'):
+                    got[name]['meta_' + k] = m.get(k)
         ended = any(line.startswith('VBENCH-END') for line in lines)
         boots.append({**run, 'results': len(got), 'ended': ended,
                       'why': '' if ended else why_missing(raw, run['tag'])})
@@ -199,6 +207,12 @@ def cost(plan, rows, infos):
         c['zswap_ratio'] = ms(ratios, '%.2f')
         c['vswap_used_peak'] = max((r['vswap_used_peak'] for r in mine
                                     if r.get('vswap_used_peak', -1) >= 0), default=None)
+        # metadata per GiB of vswap slots at the peak, and what stays after free
+        vm = [r for r in mine if isinstance(r.get('meta_peak_kb'), (int, float)) and
+              r.get('vswap_used_peak', 0) > 0]
+        c['meta_peak_kib_per_gib'] = ms([r['meta_peak_kb'] / (r['vswap_used_peak'] * 4096 / 2**30)
+                                         for r in vm], '%.0f')
+        c['meta_after_kib'] = ms([r['meta_after_kb'] for r in vm if r['meta_after_kb'] >= 0], '%.0f')
         c['slabinfo'] = sorted(set(r.get('slabinfo', '?') for r in mine)) or ['?']
         inf = [i for i in infos if i['label'] == lab]
         if inf:
@@ -307,8 +321,12 @@ def render(plan, summary, costs, boots):
     line('zswap pool MiB', [cl(l, lambda c: fmt_mib(c['pool_peak_mib'])) for l in labels])
     line('zswap ratio', [cl(l, lambda c: fmt_ms(c['zswap_ratio'])) for l in labels])
     line('vswap slots', [cl(l, lambda c: '-' if c['vswap_used_peak'] is None else '%d' % c['vswap_used_peak']) for l in labels])
+    line('vswap meta/GiB', [cl(l, lambda c: fmt_ms(c['meta_peak_kib_per_gib'])) for l in labels])
+    line('meta after KiB', [cl(l, lambda c: fmt_ms(c['meta_after_kib'])) for l in labels])
     out.append('(KiB per GiB from /proc/meminfo deltas; disk used = /proc/swaps Used, pool = '
                'debugfs zswap/pool_total_size, ratio = memory.stat zswapped / pool: peaks; '
+               'vswap meta = debugfs vswap/metadata total at the peak, KiB per GiB of vswap '
+               'slots in use, and after the workload freed them; '
                '/proc/slabinfo: %s)' % ', '.join(sorted(set(
                    s for l in labels if 'slabinfo' in costs[l] for s in costs[l]['slabinfo']))))
     out.append('')
@@ -331,7 +349,8 @@ def write_csv(path, rows):
             'swap_peak_kb', 'zswapped_peak_kb', 'pool_peak_kb', 'stored_peak',
             'swaps_used_peak_kb', 'vswap_used_peak', 'at_peak_swapped_kb', 'at_peak_pool_kb',
             'slab_kb', 'sunreclaim_kb', 'vmalloc_kb', 'pagetables_kb', 'oom_kill',
-            'zswpout', 'zswpin', 'pgmajfault', 'slabinfo']
+            'zswpout', 'zswpin', 'pgmajfault', 'slabinfo',
+            'meta_before_kb', 'meta_peak_kb', 'meta_after_kb']
     with open(path, 'w', newline='') as f:
         w = csv.DictWriter(f, fieldnames=keys, extrasaction='ignore')
         w.writeheader()

@@ -143,6 +143,7 @@ struct sample {
 	long long stored;	/* zswap stored_pages */
 	long long swaps_used;	/* /proc/swaps used, KiB, all areas */
 	long long vswap_used;	/* debugfs vswap/used, -1 without vswap */
+	long long vmeta;	/* debugfs vswap/metadata total, bytes, -1 without */
 	long long slab, sunreclaim, vmalloc, pagetables;	/* /proc/meminfo, KiB */
 };
 
@@ -171,6 +172,8 @@ static void sample(const char *cg, struct sample *s)
 	s->stored = zswap_stat("stored_pages");
 	s->swaps_used = swaps_used_all();
 	s->vswap_used = vswap_stat("used");
+	if (read_key(VSWAP_DIR "/metadata", "total", &s->vmeta))
+		s->vmeta = -1;
 	s->slab = meminfo_kb("Slab");
 	s->sunreclaim = meminfo_kb("SUnreclaim");
 	s->vmalloc = meminfo_kb("VmallocUsed");
@@ -370,7 +373,7 @@ static void run_workload(const struct workload *wl)
 		}
 #define MAXF(f) do { if (cur.f > maxs.f) maxs.f = cur.f; } while (0)
 		MAXF(pool); MAXF(stored); MAXF(swaps_used); MAXF(vswap_used);
-		MAXF(swap_cur); MAXF(zswapped);
+		MAXF(swap_cur); MAXF(zswapped); MAXF(vmeta);
 		if (!timed_out && mono_now() - t0 > wtimeout) {
 			timed_out = 1;
 			cg_write(cg, "cgroup.kill", "1");
@@ -437,6 +440,22 @@ static void run_workload(const struct workload *wl)
 	/* Let freed swap entries and zswap settle before the next one. */
 	for (int i = 0; i < 20 && zswap_stat("stored_pages") > 0; i++)
 		usleep(100000);
+	/* vswap gives its metadata back a second after clusters empty. */
+	if (maxs.vmeta >= 0) {
+		long long after = -1, prev;
+
+		for (int i = 0; i < 30; i++) {
+			prev = after;
+			usleep(200000);
+			if (read_key(VSWAP_DIR "/metadata", "total", &after))
+				after = -1;
+			if (i >= 7 && after == prev)
+				break;
+		}
+		emit("VBENCH-META wl=%s round=%d before_kb=%lld peak_kb=%lld after_kb=%lld "
+		     "vswap_used_peak=%lld", wl->name, round_no, before.vmeta >> 10,
+		     maxs.vmeta >> 10, after >> 10, maxs.vswap_used);
+	}
 }
 
 /* ---- arguments ------------------------------------------------------------ */
