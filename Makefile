@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 .PHONY: help deps tree apply build demo plan lint check test-commits check-configs test-variants \
-	test export cover send pull-request bench status clean
+	test export cover send pull-request bench bench-prev status clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
@@ -63,8 +63,13 @@ pull-request: tree ## git request-pull text and a bundle of baseline..vswap in b
 bench: deps ## baseline vs vswap=off vs vswap=on (and no swap device) in QEMU: table, CSV, JSON, PNG in build/bench/
 	@bash checks/bench.sh
 
+bench-prev: deps ## the tip against the series at PREV=<rev> (vswap=on, with and without a swap device), in build/bench-prev/
+	@[ -n "$(PREV)" ] || { echo "make bench-prev: say which revision, e.g. PREV=v2-e0-landed" >&2; exit 2; }
+	@BENCH_VARIANTS="$$(printf '%s\n' 'prev rev:$(PREV) vswap=on swapfile' 'tip tip vswap=on swapfile' 'prev-nodev rev:$(PREV) vswap=on none' 'tip-nodev tip vswap=on none')" \
+		bash checks/bench.sh --out build/bench-prev
+
 status: ## what the kernel tree holds
 	@bash checks/tree.sh status
 
 clean: ## remove build outputs (keeps the kernel tree and its branches)
-	rm -rf build/out build/results build/runs build/guest build/mails build/pull build/bench build/bench-tiny build/configs build/gates-neg build/demo.out
+	rm -rf build/out build/results build/runs build/guest build/mails build/pull build/bench build/bench-prev build/bench-tiny build/configs build/gates-neg build/demo.out

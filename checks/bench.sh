@@ -56,6 +56,7 @@ tiny_limit=16M tiny_wtimeout=40 variants=""
 # shellcheck disable=SC1090
 . "$conf"
 rounds=${rounds_arg:-${BENCH_ROUNDS:-$rounds}}
+variants=${BENCH_VARIANTS:-$variants}
 if [ "$tiny" = 1 ]; then
 	limit=$tiny_limit wtimeout=$tiny_wtimeout
 fi
@@ -85,6 +86,21 @@ if [ "$build" = 1 ] && [ ! -d "$KTREE/.git" ]; then
 fi
 baseimg=$(image baseline) || exit 1
 tipimg=$(image tip) || exit 1
+# rev:REV kernels (BENCH_VARIANTS): the series at an earlier revision, with
+# the tip's config fragments.
+rev_image() {
+	local rev=${1#rev:} name img
+	name=rev-$(echo "${1#rev:}" | tr -c 'A-Za-z0-9._-\n' '_')
+	img=$OUT/img-$name/arch/x86/boot/bzImage
+	if [ "$build" = 0 ]; then
+		[ -f "$img" ] || die "no kernel for $1 at $img (--no-build uses it as it is)"
+		echo "$img"
+		return
+	fi
+	kgit rev-parse -q --verify "$rev^{commit}" >/dev/null || die "no revision '$rev' in $KTREE"
+	bash "$TOP/checks/build.sh" --image "$name" "$(bash "$TOP/qemu-test/plan.sh" kernel tip | cut -d' ' -f1)" "$rev" >&2 || return 1
+	echo "$img"
+}
 # Same config: the two .config files may differ only in CONFIG_VSWAP*.
 cfgdiff=$(diff <(grep -v VSWAP "$(dirname "$baseimg")/../../../.config" 2>/dev/null) \
 	<(grep -v VSWAP "$(dirname "$tipimg")/../../../.config" 2>/dev/null) | grep -c '^[<>]')
@@ -112,6 +128,14 @@ while read -r label k c s na; do
 	printf 'variant %s %s %s %s %s\n' "$label" "$k" "$c" "$s" "$na" >>"$plan"
 	[ -n "$na" ] && continue
 	labels+=("$label") kern+=("$k") cmdl+=("$c") swap+=("$s")
+	case $k in
+	baseline | tip) ;;
+	rev:?*)
+		img=$(rev_image "$k") || exit 1
+		echo "image $k $img" >>"$plan"
+		;;
+	*) die "variant $label: kernel '$k' is not baseline, tip or rev:REV" ;;
+	esac
 done <<<"$variants"
 {
 	echo "rounds $rounds"
@@ -134,6 +158,7 @@ for ((r = 1; r <= rounds; r++)); do
 		label=${labels[$i]}
 		img=$baseimg
 		[ "${kern[$i]}" = tip ] && img=$tipimg
+		case ${kern[$i]} in rev:*) img=$(awk -v k="${kern[$i]}" '$1 == "image" && $2 == k { print $3 }' "$plan") ;; esac
 		sw=none
 		[ "${swap[$i]}" = swapfile ] && sw=/dev/vda
 		app=""
