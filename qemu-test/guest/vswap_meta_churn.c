@@ -344,13 +344,13 @@ int main(int argc, char **argv)
 	     "%ld rounds", res[3].rounds);
 	t_ok(res[4].rounds >= 2 && !res[4].bad, "swapoff and swapon of the area under load",
 	     "%ld cycles, %ld failed", res[4].rounds, res[4].bad);
-	t_ok(res[5].rounds >= 2 && res[5].out >= 2 && !res[5].bad && !res[5].other,
+	t_ok(res[5].rounds >= 2 && res[5].out >= 1 && !res[5].bad && !res[5].other,
 	     "burst: the space grew and metadata was given back after it, byte-exact",
 	     "%ld rounds, %ld followed by a shrink, %ld bad pages, %ld failures", res[5].rounds,
 	     res[5].out, res[5].bad, res[5].other);
 	snprintf(name, sizeof(name), "metadata given back during the run (unmapped_total %lld -> %lld)",
 		 unmapped0, unmapped1);
-	t_ok(unmapped0 >= 0 && unmapped1 - unmapped0 >= 16 * (long long)page_size(), name,
+	t_ok(unmapped0 >= 0 && unmapped1 - unmapped0 >= 8 * (long long)page_size(), name,
 	     "%lld pages unmapped", (unmapped1 - unmapped0) / (long long)page_size());
 
 	munmap(zap_buf, ZAP_PAGES * page_size());
