@@ -82,9 +82,13 @@ analyse() {
 	fi
 	# gcc's lines end in [-Wflag]; kernel-doc's (W=1) have no column; the
 	# rest are sparse's.  Line numbers go, so that moved code is not new.
+	# A context imbalance is the function's, but sparse places it at some
+	# basic block of it, which may be in an inlined header (list.h) one
+	# commit and in the .c file the next: it is named by its function only.
 	printf '%s\n' "$all" | grep -E ': (warning|error):' |
 		awk '/\[-W[^]]*\]$/ || !/^[^:]+:[0-9]+:[0-9]+:/ { print "gcc " $0; next } { print "sparse " $0 }' |
-		sed -E 's/^([a-z]+ [^:]+):[0-9]+(:[0-9]+)?:/\1:/' | sort -u
+		sed -E 's/^([a-z]+ [^:]+):[0-9]+(:[0-9]+)?:/\1:/' |
+		sed -E "s/^sparse [^:]+: (warning: context imbalance in ')/sparse (function): \1/" | sort -u
 	return $rc
 }
 
