@@ -172,8 +172,7 @@ static void sample(const char *cg, struct sample *s)
 	s->stored = zswap_stat("stored_pages");
 	s->swaps_used = swaps_used_all();
 	s->vswap_used = vswap_stat("used");
-	if (read_key(VSWAP_DIR "/metadata", "total", &s->vmeta))
-		s->vmeta = -1;
+	s->vmeta = vswap_meta("total");
 	s->slab = meminfo_kb("Slab");
 	s->sunreclaim = meminfo_kb("SUnreclaim");
 	s->vmalloc = meminfo_kb("VmallocUsed");
@@ -447,8 +446,7 @@ static void run_workload(const struct workload *wl)
 		for (int i = 0; i < 30; i++) {
 			prev = after;
 			usleep(200000);
-			if (read_key(VSWAP_DIR "/metadata", "total", &after))
-				after = -1;
+			after = vswap_meta("total");
 			if (i >= 7 && after == prev)
 				break;
 		}

@@ -42,13 +42,6 @@ static const char *const arrays[] = {
 };
 #define NR_ARRAYS (sizeof(arrays) / sizeof(arrays[0]))
 
-static long long meta(const char *key)
-{
-	long long v;
-
-	return read_key(META, key, &v) ? -1 : v;
-}
-
 static long long mapped_pages(void)
 {
 	long long v;
@@ -63,10 +56,10 @@ static void show(const char *when)
 
 	for (size_t i = 0; i < NR_ARRAYS; i++)
 		n += snprintf(line + n, sizeof(line) - n, " %s %lld KiB,", arrays[i],
-			      meta(arrays[i]) >> 10);
+			      vswap_meta(arrays[i]) >> 10);
 	t_diag("%s: used %lld, clusters %lld, mapped_pages %lld;%s total %lld KiB", when,
 	       vswap_stat("used"), vswap_stat("clusters"), mapped_pages(), line,
-	       meta("total") >> 10);
+	       vswap_meta("total") >> 10);
 }
 
 /* The swap offset of each page of buf (pagemap), -1 for one not swapped out. */
@@ -136,7 +129,7 @@ static long long count_kept(const long long *off, size_t npages, int per)
 /* The shrink runs a second after a cluster is freed: wait for vtable == clusters. */
 static long long vt_excess(void *arg)
 {
-	long long vt = meta("vtable"), clusters = vswap_stat("clusters");
+	long long vt = vswap_meta("vtable"), clusters = vswap_stat("clusters");
 
 	(void)arg;
 	if (vt < 0 || clusters < 0)
@@ -157,7 +150,7 @@ static long long over_one_page(void *arg)
 	for (size_t i = 0; i < NR_ARRAYS; i++) {
 		if (!strcmp(arrays[i], "address_spaces"))
 			continue;
-		v = meta(arrays[i]);
+		v = vswap_meta(arrays[i]);
 		if (v < 0)
 			return -1;
 		if (v > (long long)page_size())
@@ -194,8 +187,8 @@ int main(void)
 	}
 	show("640 MiB pushed out");
 	clusters_peak = vswap_stat("clusters");
-	vt_peak = meta("vtable");
-	cg_peak = meta("swap_cgroup");
+	vt_peak = vswap_meta("vtable");
+	cg_peak = vswap_meta("swap_cgroup");
 	t_ok(vswap_stat("used") - used0 >= (long long)npages * 9 / 10,
 	     "vswap slots hold the 640 MiB pushed out", "used %lld (started at %lld) for %zu pages",
 	     vswap_stat("used"), used0, npages);
@@ -232,7 +225,7 @@ int main(void)
 	show("every other group of four clusters dropped");
 	kept_clusters = count_kept(off, npages, 1);
 	kept_groups = count_kept(off, npages, 4);
-	cgp = meta("swap_cgroup") / (long long)ps;
+	cgp = vswap_meta("swap_cgroup") / (long long)ps;
 	t_ok(left == 0, "the virtual table still maps one page per cluster in use",
 	     "%lld pages more than the %lld clusters in use", left, vswap_stat("clusters"));
 	t_ok(cgp >= kept_groups &&

@@ -65,13 +65,6 @@ struct result {
 	const char *what;
 };
 
-static long long meta(const char *key)
-{
-	long long v;
-
-	return read_key(META, key, &v) ? -1 : v;
-}
-
 static uint64_t rnd(uint64_t *s)
 {
 	*s ^= *s << 13;
@@ -250,13 +243,13 @@ static void *burst(void *arg)
 		pat_fill(p, BURST_PAGES, SEED_BURST, PAT_REPEAT);
 		pageout(p, BURST_PAGES);
 		r->bad += pat_verify(p, BURST_PAGES / 8, SEED_BURST, PAT_REPEAT);
-		u0 = meta("unmapped_total");
+		u0 = vswap_meta("unmapped_total");
 		munmap(p, BURST_PAGES * page_size());
 		r->rounds++;
 		/* The shrink runs a second after frees pause, ten at most. */
 		for (int i = 0; i < 120 && !stop; i++) {
 			usleep(100 * 1000);
-			if (meta("unmapped_total") > u0) {
+			if (vswap_meta("unmapped_total") > u0) {
 				r->out++;
 				break;
 			}
@@ -304,7 +297,7 @@ int main(int argc, char **argv)
 		t_bail("swap area", "cannot swapon %s", dev);
 	cg = cg_enter_new("vswap_meta_churn");
 	used0 = vswap_stat("used");
-	unmapped0 = meta("unmapped_total");
+	unmapped0 = vswap_meta("unmapped_total");
 
 	/* Before anything else is mapped: the forker shares nothing. */
 	fork_pid = forker_start(&fork_fd);
@@ -325,7 +318,7 @@ int main(int argc, char **argv)
 		if (fn[i])
 			pthread_join(th[i], NULL);
 	forker_finish(fork_pid, fork_fd, &res[1]);
-	unmapped1 = meta("unmapped_total");
+	unmapped1 = vswap_meta("unmapped_total");
 
 	for (int i = 0; i < 6; i++)
 		t_diag("%s: %ld rounds, %ld bad, %ld other, %ld out", res[i].what, res[i].rounds,

@@ -208,6 +208,13 @@ long long vswap_stat(const char *name)
 	return dir_stat(VSWAP_DIR, name);
 }
 
+long long vswap_meta(const char *key)
+{
+	long long v;
+
+	return read_key(VSWAP_DIR "/metadata", key, &v) ? -1 : v;
+}
+
 long long get_vswap(void *name)
 {
 	return vswap_stat(name);

@@ -47,6 +47,8 @@ long long get_swaps_used_pages(void *dev);
 
 /* VSWAP_DIR/name ("used", "clusters", "phys", ...), -1 if missing. */
 long long vswap_stat(const char *name);
+/* Key of VSWAP_DIR/metadata (bytes mapped per array, "total", ...), -1 if missing. */
+long long vswap_meta(const char *key);
 /* Poll vswap "used" until it is <= target or ms pass; the last value (-1: missing). */
 long long vswap_wait_used(long long target, int ms);
 /*
