@@ -90,7 +90,7 @@ tipimg=$(image tip) || exit 1
 # the tip's config fragments.
 rev_image() {
 	local rev=${1#rev:} name img
-	name=rev-$(echo "${1#rev:}" | tr -c 'A-Za-z0-9._-\n' '_')
+	name=rev-$(echo "${1#rev:}" | tr -c 'A-Za-z0-9._\n-' '_')
 	img=$OUT/img-$name/arch/x86/boot/bzImage
 	if [ "$build" = 0 ]; then
 		[ -f "$img" ] || die "no kernel for $1 at $img (--no-build uses it as it is)"
@@ -123,6 +123,7 @@ done <"$wlconf"
 [ ${#wlargs[@]} -gt 0 ] || die "no workload in $wlconf"
 
 labels=() kern=() cmdl=() swap=()
+declare -A revimg=()
 while read -r label k c s na; do
 	case "$label" in ''|'#'*) continue ;; esac
 	printf 'variant %s %s %s %s %s\n' "$label" "$k" "$c" "$s" "$na" >>"$plan"
@@ -131,8 +132,10 @@ while read -r label k c s na; do
 	case $k in
 	baseline | tip) ;;
 	rev:?*)
-		img=$(rev_image "$k") || exit 1
-		echo "image $k $img" >>"$plan"
+		# Built once, however many variants boot it.
+		[ -n "${revimg[$k]:-}" ] && continue
+		revimg[$k]=$(rev_image "$k") || exit 1
+		echo "image $k ${revimg[$k]}" >>"$plan"
 		;;
 	*) die "variant $label: kernel '$k' is not baseline, tip or rev:REV" ;;
 	esac
@@ -158,7 +161,7 @@ for ((r = 1; r <= rounds; r++)); do
 		label=${labels[$i]}
 		img=$baseimg
 		[ "${kern[$i]}" = tip ] && img=$tipimg
-		case ${kern[$i]} in rev:*) img=$(awk -v k="${kern[$i]}" '$1 == "image" && $2 == k { print $3 }' "$plan") ;; esac
+		case ${kern[$i]} in rev:*) img=${revimg[${kern[$i]}]} ;; esac
 		sw=none
 		[ "${swap[$i]}" = swapfile ] && sw=/dev/vda
 		app=""
