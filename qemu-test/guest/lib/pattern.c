@@ -177,3 +177,92 @@ int pageout(void *buf, size_t npages)
 {
 	return madvise(buf, npages * page_size(), MADV_PAGEOUT) ? -errno : 0;
 }
+
+/* Pages a file helper moves per read or write. */
+#define FD_CHUNK	64
+
+int pat_write_fd(int fd, size_t first, size_t npages, uint64_t seed, enum pat_kind kind)
+{
+	size_t ps = page_size(), nw = ps / 8, i, n, k;
+	uint64_t *buf = malloc(FD_CHUNK * ps);
+	int ret = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	for (i = first; i < first + npages && !ret; i += n) {
+		n = first + npages - i < FD_CHUNK ? first + npages - i : FD_CHUNK;
+		for (k = 0; k < n; k++)
+			fill_page(buf + k * nw, nw, seed, i + k, kind);
+		if (pwrite(fd, buf, n * ps, (off_t)(i * ps)) != (ssize_t)(n * ps))
+			ret = errno ? -errno : -EIO;
+	}
+	free(buf);
+	return ret;
+}
+
+/* Read pages [i, i + n) of fd into buf: 0 or -errno (a short read is -EIO). */
+static int read_pages(int fd, void *buf, size_t i, size_t n)
+{
+	ssize_t r = pread(fd, buf, n * page_size(), (off_t)(i * page_size()));
+
+	if (r == (ssize_t)(n * page_size()))
+		return 0;
+	return r < 0 ? -errno : -EIO;
+}
+
+size_t pat_verify_fd(int fd, size_t first, size_t npages, uint64_t seed, enum pat_kind kind)
+{
+	size_t ps = page_size(), nw = ps / 8, bad = 0, i, n, k;
+	uint64_t *buf = malloc(FD_CHUNK * ps), *want = malloc(ps);
+	int r;
+
+	if (!buf || !want) {
+		t_diag("pat_verify_fd: out of memory");
+		bad = npages;
+		goto out;
+	}
+	for (i = first; i < first + npages; i += n) {
+		n = first + npages - i < FD_CHUNK ? first + npages - i : FD_CHUNK;
+		r = read_pages(fd, buf, i, n);
+		if (r) {
+			t_diag("pages %zu-%zu: read: %s", i, i + n - 1, strerror(-r));
+			bad += n;
+			continue;
+		}
+		for (k = 0; k < n; k++) {
+			fill_page(want, nw, seed, i + k, kind);
+			if (!memcmp(buf + k * nw, want, ps))
+				continue;
+			if (bad++ < 5)
+				describe_bad(buf + k * nw, want, nw, i + k, seed);
+		}
+	}
+	if (bad > 5)
+		t_diag("... %zu bad pages in all", bad);
+out:
+	free(buf);
+	free(want);
+	return bad;
+}
+
+size_t zero_verify_fd(int fd, size_t first, size_t npages)
+{
+	size_t ps = page_size(), nw = ps / 8, bad = 0, i, n, k;
+	uint64_t *buf = malloc(FD_CHUNK * ps);
+	int r;
+
+	if (!buf)
+		return npages;
+	for (i = first; i < first + npages; i += n) {
+		n = first + npages - i < FD_CHUNK ? first + npages - i : FD_CHUNK;
+		r = read_pages(fd, buf, i, n);
+		for (k = 0; k < n; k++) {
+			if (!r && page_is_zero(buf + k * nw))
+				continue;
+			if (bad++ < 5)
+				t_diag("page %zu: %s", i + k, r ? strerror(-r) : "not zero");
+		}
+	}
+	free(buf);
+	return bad;
+}

@@ -57,5 +57,15 @@ size_t pat_verify_from(const void *buf, size_t first, size_t npages, uint64_t se
 int page_is_zero(const void *p);
 /* madvise(MADV_PAGEOUT) over the range; 0 or -errno. */
 int pageout(void *buf, size_t npages);
+/*
+ * The same patterns in a file, through pwrite()/pread() (no mapping):
+ * page i of the file is filled and checked as index i.  pat_write_fd()
+ * returns 0 or -errno; pat_verify_fd() the number of bad pages (pages it
+ * could not read count as bad); zero_verify_fd() the number of pages that
+ * are not all zero (a punched hole reads as zeroes).
+ */
+int pat_write_fd(int fd, size_t first, size_t npages, uint64_t seed, enum pat_kind kind);
+size_t pat_verify_fd(int fd, size_t first, size_t npages, uint64_t seed, enum pat_kind kind);
+size_t zero_verify_fd(int fd, size_t first, size_t npages);
 
 #endif
