@@ -7,6 +7,9 @@
  *                         mode (vswap=off, or the unpatched kernel): a swap
  *                         area on DEVICE (default /dev/vda), where 6.12
  *                         swaps shmem through zswap already
+ *   vswap_shmem global    vswap=on, no swap area, no cgroup limit: a tmpfs
+ *                         file of 5/4 of MemTotal, written and read back
+ *                         under global pressure (kswapd, direct reclaim)
  *
  * Each phase runs a worker in its own 24 MiB cgroup and writes 64 MiB of
  * compressible pages into one kind of shared memory, so reclaim must swap
@@ -27,6 +30,14 @@
  * memory.swap.current stays 0 (only physical slots are charged) and
  * debugfs vswap "zswap" counts them; once the object is gone, vswap
  * "used" and zswap stored_pages are back where they started.
+ *
+ * global: the file must be written and read back byte-exact with no OOM
+ * kill, /proc/vmstat zswpout must rise by half of the quarter of RAM that
+ * cannot stay, vswap "used" must be above 0 while it is out, and once the
+ * file is removed used falls to 1/64 of its pages or below (slots of
+ * folios still in the swap cache go when reclaim drops them), plus the
+ * pages of the initramfs's tmpfs root the pressure swapped out as well
+ * (shmem_out_pages()) and what was in use before.
  */
 #define _GNU_SOURCE
 #include "lib.h"
@@ -70,6 +81,7 @@ struct seen {
 	long long zswap_cur;	/* memory.zswap.current, bytes */
 	long long swap_cur;	/* memory.swap.current, bytes */
 	long long vzswap;	/* debugfs vswap "zswap" */
+	long long used, bad;	/* global: vswap "used" while out, bad pages */
 };
 
 static struct seen *seen;
@@ -275,17 +287,84 @@ static void phase(const char *label, int (*fn)(const char *cg, void *arg), int f
 	cg_destroy(cg);
 }
 
+/* The global mode's writer, in a child so that an OOM kill is seen. */
+static int global_child(size_t n)
+{
+	long long zout0 = vmstat("zswpout");
+	int fd, r;
+
+	fd = open(FILE_PATH, O_CREAT | O_RDWR | O_TRUNC, 0600);
+	if (fd < 0)
+		return t_fail("global: create file", "%s", strerror(errno)), 1;
+	r = pat_write_fd(fd, 0, n, SEED, PAT_COMPRESSIBLE);
+	if (r)
+		return t_fail("global: write file", "%s", strerror(-r)), 1;
+	seen->zswpout = vmstat("zswpout") - zout0;
+	seen->used = vswap_stat("used");
+	seen->bad = (long long)pat_verify_fd(fd, 0, n, SEED, PAT_COMPRESSIBLE);
+	close(fd);
+	return 0;
+}
+
+static void global_mode(void)
+{
+	long long total = meminfo_kb("MemTotal"), shmem0 = meminfo_kb("Shmem");
+	long long used0 = vswap_stat("used");
+	long long want, used, shm, limit;
+	size_t n = (size_t)total * 1024 / 4 * 5 / page_size();
+	double t0 = mono_now();
+	int st;
+	pid_t pid;
+
+	if (!path_exists(VSWAP_DIR))
+		t_bail("vswap device present", "%s missing (vswap=on?)", VSWAP_DIR);
+	t_ok(swaps_count() == 0, "global: no swap area in /proc/swaps", "%d listed",
+	     swaps_count());
+	zswap_check_enabled(1);
+	want = (long long)(n / 5 / 2);
+	seen->bad = -1;
+	pid = fork();
+	if (pid == 0)
+		_exit(global_child(n));
+	st = pid < 0 ? -errno : cg_wait(pid);
+	t_diag("global: %zu MiB written and read back in %.1fs (MemTotal %lld MiB): "
+	       "zswpout +%lld, vswap used %lld", n * page_size() / MiB, mono_now() - t0,
+	       total >> 10, seen->zswpout, seen->used);
+	t_ok(st == 0, "global: the writer completed (no OOM kill)", "%s", status_str(st));
+	t_ok(seen->zswpout >= want, "global: pages left RAM through zswap (vmstat zswpout)",
+	     "zswpout +%lld, want %lld", seen->zswpout, want);
+	t_ok(seen->used > 0, "global: vswap used > 0 while the file was out", "used %lld",
+	     seen->used);
+	t_ok(seen->bad == 0, "global: the file reads back byte-exact",
+	     "%lld of %zu pages differ", seen->bad, n);
+	unlink(FILE_PATH);
+	shm = shmem_out_pages(shmem0);
+	limit = used0 + (long long)n / 64 + (shm > 0 ? shm : 0);
+	used = vswap_wait_used(limit, 5000);
+	t_ok(used >= 0 && used0 >= 0 && shm >= 0 && used <= limit,
+	     "global: file removed, vswap used back to at most 1/64 of its pages",
+	     "used is %lld after 5 s, at most %lld before + %zu + %lld shmem pages out",
+	     used, used0, n / 64, shm);
+}
+
 int main(int argc, char **argv)
 {
+	int global = argc > 1 && !strcmp(argv[1], "global");
+
 	t_init("vswap_shmem");
-	swap_env_setup(&env, argc, argv);
-	t_diag("mode: %s", swap_env_name(&env));
 	seen = mmap(NULL, sizeof(*seen), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (seen == MAP_FAILED)
 		t_bail("map", "%s", strerror(errno));
 	mkdir(MNT, 0700);
-	if (mount("tmpfs", MNT, "tmpfs", 0, "huge=never"))
+	if (mount("tmpfs", MNT, "tmpfs", 0, global ? "huge=never,size=200%" : "huge=never"))
 		t_bail("mount tmpfs", "%s", strerror(errno));
+	if (global) {
+		global_mode();
+		umount(MNT);
+		return t_done();
+	}
+	swap_env_setup(&env, argc, argv);
+	t_diag("mode: %s", swap_env_name(&env));
 
 	phase("tmpfs", tmpfs_worker, 1);
 	phase("memfd", memfd_worker, 0);

@@ -236,6 +236,15 @@ int vswap_check_used_back(const char *label, long long target)
 	return t_ok(used <= target, t_name(label, what), "used is %lld after 5 s", used);
 }
 
+long long shmem_out_pages(long long shmem0_kb)
+{
+	long long now = meminfo_kb("Shmem");
+
+	if (shmem0_kb < 0 || now < 0)
+		return -1;
+	return now < shmem0_kb ? (shmem0_kb - now) * 1024 / (long long)page_size() : 0;
+}
+
 long long zswap_stat(const char *name)
 {
 	return dir_stat(ZSWAP_DIR, name);

@@ -57,6 +57,13 @@ long long vswap_wait_used(long long target, int ms);
  * fails.  Returns 1 if it held.
  */
 int vswap_check_used_back(const char *label, long long target);
+/*
+ * Pages of shmem (the initramfs's tmpfs root among them) that have left
+ * memory since /proc/meminfo's Shmem read shmem0_kb: global pressure
+ * swaps them out too, and their slots stay in use until they are read.
+ * 0 if Shmem has not fallen; -1 if it cannot be read.
+ */
+long long shmem_out_pages(long long shmem0_kb);
 /* ZSWAP_DIR/name ("stored_pages", "reject_compress_poor", ...), -1 if missing. */
 long long zswap_stat(const char *name);
 /*
