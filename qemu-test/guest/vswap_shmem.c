@@ -17,14 +17,19 @@
  *  - tmpfs: write() a file on a tmpfs mount, read() it back byte-exact;
  *    punch a hole over a quarter and truncate off the last quarter: the
  *    hole reads as zeroes, the rest byte-exact, and (vswap) the swap slots
- *    in use fall to at most the half that is left;
+ *    in use fall to at most the half that is left; fallocate() over the
+ *    first quarter, pushed out again, keeps its bytes;
  *  - memfd: memfd_create(), written and checked through a shared mapping;
  *  - sysv: shmget()/shmat(), the same;
  *  - shared: a tmpfs file mapped shared by the worker and by a child that
  *    opens it itself; the cgroup's memory.reclaim pushes the pages out;
  *    the child reads the worker's bytes and overwrites them, and after a
- *    second push-out the worker reads the child's.
- * Every phase: the worker completes with no OOM kill (with vswap and no
+ *    second push-out the worker reads the child's;
+ *  - zero: a memfd written with zeroes swaps out as zero pages
+ *    (swpout_zero, vswap "zero"), with no zswap entry;
+ *  - huge: a file on a huge=always tmpfs gets PMD folios; with vswap and
+ *    no swap area shmem_writepage() splits them for vswap slots.
+ * Every phase but zero: the worker completes with no OOM kill (with vswap and no
  * device, 6.12 OOM-kills it: shmem had no swap), the cgroup's zswpout and
  * memory.zswap.current show the pages in zswap, and with vswap
  * memory.swap.current stays 0 (only physical slots are charged) and
@@ -60,6 +65,8 @@
 #define SIZE		(64 * MiB)
 #define MNT		"/vswap_shmem"
 #define FILE_PATH	MNT "/file"
+#define MNT_HUGE	"/vswap_shmem_huge"
+#define HUGE_PATH	MNT_HUGE "/file"
 /* Slack for a worker's own anonymous pages that reclaim swaps out. */
 #define OWN_PAGES	64
 
@@ -139,6 +146,97 @@ static int tmpfs_worker(const char *cg, void *arg)
 	      pat_verify_fd(fd, 2 * q, q, SEED, PAT_COMPRESSIBLE);
 	t_ok(bad == 0, "tmpfs: the rest reads back byte-exact", "%zu of %zu pages differ", bad,
 	     2 * q);
+
+	/* fallocate() over the first quarter, pushed out again first. */
+	cg_write(cg, "memory.reclaim", "64M");
+	if (fallocate(fd, 0, 0, (off_t)(q * page_size())))
+		return t_fail("tmpfs: fallocate over swapped pages", "%s", strerror(errno)), 1;
+	bad = pat_verify_fd(fd, 0, q, SEED, PAT_COMPRESSIBLE) + zero_verify_fd(fd, q, q);
+	t_ok(bad == 0, "tmpfs: fallocate over swapped pages keeps their bytes",
+	     "%zu of %zu pages differ", bad, 2 * q);
+	close(fd);
+	return 0;
+}
+
+/*
+ * zero: a memfd whose pages are all zero (written as zeroes, so they are
+ * dirty): they swap out as zero pages, no zswap entry (swpout_zero, vswap
+ * "zero"), and read back as zeroes.
+ */
+static int zero_worker(const char *cg, void *arg)
+{
+	size_t n = npages(), bad = 0, i;
+	long long stored0 = zswap_stat("stored_pages"), zero, vzero, stored;
+	char *p;
+	int fd;
+
+	(void)arg;
+	fd = memfd_create("vswap_shmem_zero", 0);
+	if (fd < 0 || ftruncate(fd, SIZE))
+		return t_fail("zero: create", "%s", strerror(errno)), 1;
+	p = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		return t_fail("zero: map", "%s", strerror(errno)), 1;
+	for (i = 0; i < n; i++)
+		memset(p + i * page_size(), 0, page_size());
+	cg_write(cg, "memory.reclaim", "64M");
+	note_out(cg);
+	zero = cg_stat(cg, "swpout_zero");
+	vzero = vswap_mode() ? vswap_stat("zero") : -1;
+	stored = zswap_stat("stored_pages") - stored0;
+	t_diag("zero: swpout_zero %lld, vswap zero %lld, stored_pages +%lld", zero, vzero, stored);
+	t_ok(zero >= (long long)n / 2, "zero: pages swapped out as zero pages",
+	     "swpout_zero %lld for %zu pages", zero, n);
+	if (vswap_mode())
+		t_ok(vzero >= (long long)n / 2, "zero: debugfs vswap counts them as zero",
+		     "vswap zero %lld for %zu pages", vzero, n);
+	t_ok(stored < 64, "zero: no zswap entry for them", "stored_pages +%lld", stored);
+	for (i = 0; i < n; i++)
+		bad += !page_is_zero(p + i * page_size());
+	t_ok(bad == 0, "zero: they read back as zeroes", "%zu of %zu pages not zero", bad, n);
+	munmap(p, SIZE);
+	close(fd);
+	return 0;
+}
+
+/*
+ * huge: a file on a huge=always tmpfs, written through write(): shmem
+ * allocates PMD folios (thp_file_alloc); with vswap and no swap area no
+ * physical cluster takes one whole, so shmem_writepage() splits them
+ * (thp_split_page) and the pages take vswap slots.  Read back byte-exact.
+ */
+static int huge_worker(const char *cg, void *arg)
+{
+	long long alloc0 = vmstat("thp_file_alloc"), split0 = vmstat("thp_split_page");
+	size_t n = npages(), bad;
+	int fd, r;
+
+	(void)arg;
+	fd = open(HUGE_PATH, O_CREAT | O_RDWR | O_TRUNC, 0600);
+	if (fd < 0)
+		return t_fail("huge: create file", "%s", strerror(errno)), 1;
+	r = pat_write_fd(fd, 0, n, SEED, PAT_COMPRESSIBLE);
+	if (r)
+		return t_fail("huge: write file", "%s", strerror(-r)), 1;
+	/*
+	 * The PMD folios written last fill the cgroup, on the active list.
+	 * Reclaim deactivates it only when the memcg's LRU statistics, which
+	 * are flushed lazily, show it: memory.reclaim right after the writes
+	 * leaves them, one after a read of memory.stat (which flushes) takes
+	 * them.  Read memory.stat (shmem_thp) before each try, 4 at most.
+	 */
+	for (int i = 0; i < 4 && cg_stat(cg, "shmem_thp") > 0; i++)
+		cg_write(cg, "memory.reclaim", "64M");
+	note_out(cg);
+	t_diag("huge: thp_file_alloc +%lld, thp_split_page +%lld", vmstat("thp_file_alloc") - alloc0,
+	       vmstat("thp_split_page") - split0);
+	t_ok(vmstat("thp_file_alloc") > alloc0, "huge: shmem allocated PMD folios",
+	     "thp_file_alloc +%lld", vmstat("thp_file_alloc") - alloc0);
+	if (env.mode == SWAP_VSWAP)
+		t_ok(vmstat("thp_split_page") > split0, "huge: they were split to take vswap slots",
+		     "thp_split_page +%lld", vmstat("thp_split_page") - split0);
+	bad = pat_verify_fd(fd, 0, n, SEED, PAT_COMPRESSIBLE);
+	t_ok(bad == 0, "huge: file reads back byte-exact", "%zu of %zu pages differ", bad, n);
 	close(fd);
 	return 0;
 }
@@ -257,7 +355,12 @@ static int shared_worker(const char *cg, void *arg)
 	return 0;
 }
 
-static void phase(const char *label, int (*fn)(const char *cg, void *arg), int file)
+/* What a phase leaves for phase() to check and remove. */
+#define P_FILE		1u	/* FILE_PATH, to remove */
+#define P_HUGE_FILE	2u	/* HUGE_PATH, to remove */
+#define P_ZERO		4u	/* zero pages: no zswap entry expected */
+
+static void phase(const char *label, int (*fn)(const char *cg, void *arg), unsigned int flags)
 {
 	long long stored0 = zswap_stat("stored_pages");
 	char name[64], *cg;
@@ -271,16 +374,21 @@ static void phase(const char *label, int (*fn)(const char *cg, void *arg), int f
 		return;
 	}
 	cg_run_ok(cg, label, fn, NULL);
-	t_ok(seen->zswpout > 0 && seen->zswap_cur > 0, t_name(label, "pages went to zswap"),
-	     "zswpout %lld, memory.zswap.current %lld", seen->zswpout, seen->zswap_cur);
+	if (!(flags & P_ZERO))
+		t_ok(seen->zswpout > 0 && seen->zswap_cur > 0,
+		     t_name(label, "pages went to zswap"),
+		     "zswpout %lld, memory.zswap.current %lld", seen->zswpout, seen->zswap_cur);
 	if (env.mode == SWAP_VSWAP) {
 		t_ok(seen->swap_cur == 0, t_name(label, "memory.swap.current stays 0"),
 		     "%lld bytes", seen->swap_cur);
-		t_ok(seen->vzswap > 0, t_name(label, "debugfs vswap counts them in zswap"),
-		     "vswap zswap %lld", seen->vzswap);
+		if (!(flags & P_ZERO))
+			t_ok(seen->vzswap > 0, t_name(label, "debugfs vswap counts them in zswap"),
+			     "vswap zswap %lld", seen->vzswap);
 	}
-	if (file)
+	if (flags & P_FILE)
 		unlink(FILE_PATH);
+	if (flags & P_HUGE_FILE)
+		unlink(HUGE_PATH);
 	if (vswap_mode())
 		vswap_check_used_back(label, used0);
 	zswap_check_stored_back(label, stored0);
@@ -366,10 +474,17 @@ int main(int argc, char **argv)
 	swap_env_setup(&env, argc, argv);
 	t_diag("mode: %s", swap_env_name(&env));
 
-	phase("tmpfs", tmpfs_worker, 1);
+	phase("tmpfs", tmpfs_worker, P_FILE);
 	phase("memfd", memfd_worker, 0);
 	phase("sysv", sysv_worker, 0);
-	phase("shared", shared_worker, 1);
+	phase("shared", shared_worker, P_FILE);
+	phase("zero", zero_worker, P_ZERO);
+	mkdir(MNT_HUGE, 0700);
+	if (mount("tmpfs", MNT_HUGE, "tmpfs", 0, "huge=always"))
+		t_fail("huge: mount tmpfs huge=always", "%s", strerror(errno));
+	else
+		phase("huge", huge_worker, P_HUGE_FILE);
+	umount(MNT_HUGE);
 
 	umount(MNT);
 	swap_env_teardown(&env);
