@@ -159,6 +159,27 @@ static int tmpfs_worker(const char *cg, void *arg)
 }
 
 /*
+ * A memfd of SIZE, mapped shared: the mapping, with its fd in @fd, or NULL
+ * after a failed check "LABEL: create memfd".
+ */
+static char *memfd_map(const char *label, int *fd)
+{
+	char *p;
+
+	*fd = memfd_create("vswap_shmem", 0);
+	if (*fd < 0 || ftruncate(*fd, SIZE)) {
+		t_fail(t_name(label, "create memfd"), "%s", strerror(errno));
+		return NULL;
+	}
+	p = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0);
+	if (p == MAP_FAILED) {
+		t_fail(t_name(label, "create memfd"), "mmap: %s", strerror(errno));
+		return NULL;
+	}
+	return p;
+}
+
+/*
  * zero: a memfd whose pages are all zero (written as zeroes, so they are
  * dirty): they swap out as zero pages, no zswap entry (swpout_zero, vswap
  * "zero"), and read back as zeroes.
@@ -171,12 +192,9 @@ static int zero_worker(const char *cg, void *arg)
 	int fd;
 
 	(void)arg;
-	fd = memfd_create("vswap_shmem_zero", 0);
-	if (fd < 0 || ftruncate(fd, SIZE))
-		return t_fail("zero: create", "%s", strerror(errno)), 1;
-	p = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (p == MAP_FAILED)
-		return t_fail("zero: map", "%s", strerror(errno)), 1;
+	p = memfd_map("zero", &fd);
+	if (!p)
+		return 1;
 	for (i = 0; i < n; i++)
 		memset(p + i * page_size(), 0, page_size());
 	cg_write(cg, "memory.reclaim", "64M");
@@ -241,7 +259,7 @@ static int huge_worker(const char *cg, void *arg)
 	return 0;
 }
 
-/* Fill, check and punch a shared mapping of fd (memfd). */
+/* Fill and check a shared mapping of a memfd. */
 static int memfd_worker(const char *cg, void *arg)
 {
 	size_t n = npages(), bad;
@@ -249,12 +267,9 @@ static int memfd_worker(const char *cg, void *arg)
 	int fd;
 
 	(void)arg;
-	fd = memfd_create("vswap_shmem", 0);
-	if (fd < 0 || ftruncate(fd, SIZE))
-		return t_fail("memfd: create", "%s", strerror(errno)), 1;
-	p = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (p == MAP_FAILED)
-		return t_fail("memfd: map", "%s", strerror(errno)), 1;
+	p = memfd_map("memfd", &fd);
+	if (!p)
+		return 1;
 	pat_fill(p, n, SEED, PAT_COMPRESSIBLE);
 	note_out(cg);
 	bad = pat_verify(p, n, SEED, PAT_COMPRESSIBLE);
