@@ -106,7 +106,7 @@ scenario_get() {
 	if grep -q -E "^$key=" "$file"; then printf '%s\n' "$v"; else printf '%s\n' "$def"; fi
 }
 # Keys a scenario may set; anything else is a mistake the reader names.
-SCENARIO_KEYS="cmdline mem smp disks timeout test_timeout"
+SCENARIO_KEYS="cmdline mem smp disks timeout test_timeout clock"
 scenario_check() {
 	local file=$1 key bad=""
 	while IFS= read -r line; do

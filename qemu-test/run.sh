@@ -1,12 +1,15 @@
 #!/bin/bash
 # Boot a kernel in QEMU (TCG) with the test initramfs and one scenario.
 #   run.sh [--out DIR] [--label L] [--tests "a b:arg"] [--append "..."]
-#          [--verbose] KERNEL_IMAGE SCENARIO
+#          [--clock host|icount] [--verbose] KERNEL_IMAGE SCENARIO
 #
 # SCENARIO names qemu-test/scenarios/SCENARIO.conf (the guest: memory, CPUs,
 # disks, command line, limits); its tests come from qemu-test/plan unless
 # --tests gives them.  --append adds kernel parameters, --verbose shows the
-# console while it runs.  L (default: the name of the kernel's build
+# console while it runs.  --clock overrides the scenario's clock: host (the
+# guest's clock follows the host's, so the host's load shows in guest
+# times) or icount (QEMU -icount: guest time follows the instructions the
+# guest executed, whatever else the host runs; make bench uses it).  L (default: the name of the kernel's build
 # directory) names the records: L/SCENARIO/TEST.
 #
 # Everything the run leaves is in DIR (default build/runs/L-SCENARIO), the
@@ -24,14 +27,15 @@
 set -uo pipefail
 . "$(dirname "$0")/../checks/config.sh"
 
-usage() { die "usage: run.sh [--out DIR] [--label L] [--tests \"a b:arg\"] [--append \"...\"] [--verbose] KERNEL_IMAGE SCENARIO"; }
-out="" label="" tests="" tests_given=0 append="" verbose=0
+usage() { die "usage: run.sh [--out DIR] [--label L] [--tests \"a b:arg\"] [--append \"...\"] [--clock host|icount] [--verbose] KERNEL_IMAGE SCENARIO"; }
+out="" label="" tests="" tests_given=0 append="" verbose=0 clock=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--out) out=${2:?}; shift 2 ;;
 	--label) label=${2:?}; shift 2 ;;
 	--tests) tests=${2?}; tests_given=1; shift 2 ;;
 	--append) append=${2?}; shift 2 ;;
+	--clock) clock=${2:?}; shift 2 ;;
 	--verbose) verbose=1; shift ;;
 	-h|--help) sed -n '2,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	-*) usage ;;
@@ -88,6 +92,15 @@ cmdline=$(scenario_get "$conf" cmdline) mem=$(scenario_get "$conf" mem 384M)
 smp=$(scenario_get "$conf" smp 2) disks=$(scenario_get "$conf" disks)
 timeout=$(scenario_get "$conf" timeout 120) test_timeout=$(scenario_get "$conf" test_timeout)
 test_timeout=${test_timeout:-$((timeout > 30 ? timeout - 20 : timeout))}
+clock=${clock:-$(scenario_get "$conf" clock host)}
+# icount: one guest nanosecond per 2 instructions (shift=1), and an idle
+# guest's clock jumps to the next timer (sleep=off) instead of waiting for
+# the host's.
+case $clock in
+host) clockargs=() ;;
+icount) clockargs=(-icount "shift=1,sleep=off") ;;
+*) fatal "clock '$clock' is neither host nor icount" ;;
+esac
 
 initrd=$(bash "$TOP/qemu-test/initramfs.sh") || fatal "the initramfs does not build (above)"
 
@@ -114,10 +127,10 @@ kappend="console=ttyS0 panic=-1 printk.devkmsg=on vtest.tests=$tlist vtest.timeo
 qemu=(qemu-system-x86_64 -machine q35 -cpu max -smp "$smp" -m "$mem"
 	-nographic -no-reboot -monitor none
 	-serial stdio -serial "file:$res.raw"
-	-kernel "$kernel" -initrd "$initrd" -append "$kappend" "${drives[@]}")
+	-kernel "$kernel" -initrd "$initrd" -append "$kappend" "${drives[@]}" "${clockargs[@]}")
 printf '%q ' "${qemu[@]}" >"$out/qemu.cmd"; echo >>"$out/qemu.cmd"
 
-msg "$label/$scen: $(wc -w <<<"$tests") tests ($tests), ${mem} RAM, ${smp} CPUs${disks:+, disks $disks}, limit ${timeout}s; output in $out"
+msg "$label/$scen: $(wc -w <<<"$tests") tests ($tests), ${mem} RAM, ${smp} CPUs${disks:+, disks $disks}, clock $clock, limit ${timeout}s; output in $out"
 t0=$(date +%s.%N)
 if [ "$verbose" = 1 ]; then
 	timeout -k 10 "$timeout" "${qemu[@]}" </dev/null 2>&1 | tee "$log.raw"
