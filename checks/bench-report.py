@@ -146,6 +146,8 @@ METRICS = [
     ('user', 'user (s)', '%.2f', lambda r: r.get('user_s'), None),
     ('tput', 'tput (MiB/s)', '%.1f', tput_mib, None),
     ('free', 'free (ms)', '%.1f', lambda r: r.get('free_ms'), 'usemem'),
+    ('swapoff', 'swapoff (ms)', '%.1f',
+     lambda r: r['swapoff_ms'] if r.get('swapoff_ms', -1) >= 0 else None, 'swapoff'),
 ]
 
 
@@ -165,6 +167,11 @@ def summarize(plan, rows):
             bad = [r for r in mine if r.get('status') != 'ok']
             if not mine:
                 cell = {'status': 'no-result', 'why': 'not run', 'metrics': {}}
+            elif all(str(r.get('status')).startswith('n/a') for r in mine):
+                # the workload does not apply (swapoff with no swap area)
+                cell = {'status': 'n/a', 'why': str(mine[0]['status'])[4:], 'metrics': {}}
+                summary[wl['name']][v['label']] = cell
+                continue
             elif bad:
                 kinds = sorted(set(str(r.get('status')).split(':')[0] for r in bad))
                 why = sorted(set(r.get('why', '') for r in bad if r.get('why')))
@@ -236,6 +243,17 @@ def cell_text(cell, key):
     return m['text'] + ('*' if cell['status'] == 'partial' else '')
 
 
+def ratio(a, b):
+    """Ratio of two means, with its spread: the two relative standard
+    deviations added in quadrature (the rounds of two kernels are
+    independent boots).  None if either is missing or b is 0."""
+    if a is None or b is None or b['mean'] == 0 or a['mean'] == 0:
+        return None
+    r = a['mean'] / b['mean']
+    sd = r * math.sqrt((a['stdev'] / a['mean']) ** 2 + (b['stdev'] / b['mean']) ** 2)
+    return {'ratio': r, 'stdev': sd}
+
+
 def delta_text(cell, base, key):
     if cell['status'] == 'n/a':
         return 'n/a'
@@ -243,10 +261,47 @@ def delta_text(cell, base, key):
     b = base['metrics'].get(key) if base else None
     if a is None and cell['status'] in ('failed', 'no-result'):
         return 'FAIL'
-    if a is None or b is None or b['mean'] == 0:
+    q = ratio(a, b)
+    if q is None:
         return '-'
-    ratio = a['mean'] / b['mean']
-    return '%.3f (%+.1f%%)' % (ratio, (ratio - 1) * 100)
+    return '%.3f ± %.3f' % (q['ratio'], q['stdev'])
+
+
+def reference(plan, v):
+    """What a kernel is compared with: the first baseline kernel with the
+    same swap set-up (zram, MGLRU, ...) that was booted, else the first
+    kernel.  None for the reference itself."""
+    first = plan['variants'][0]['label']
+    for w in plan['variants']:
+        if w['kernel'] == 'baseline' and w['swap'] == v['swap'] and not w['na']:
+            return None if w['label'] == v['label'] else w['label']
+    return None if v['label'] == first else first
+
+
+def ratios(plan, summary):
+    """ratios[workload][kernel][metric] = ratio() to its reference()."""
+    out = {}
+    for wl in plan['workloads']:
+        row = summary[wl['name']]
+        out[wl['name']] = {}
+        for v in plan['variants']:
+            ref = reference(plan, v)
+            if ref is None:
+                continue
+            out[wl['name']][v['label']] = {
+                key: ratio(row[v['label']]['metrics'].get(key), row[ref]['metrics'].get(key))
+                for key, *_ in METRICS}
+            out[wl['name']][v['label']]['ref'] = ref
+    return out
+
+
+def verdict(q):
+    """How a ratio reads against its own spread (a reading, not a test)."""
+    if q is None:
+        return ''
+    if abs(q['ratio'] - 1) <= q['stdev']:
+        return ' ='
+    return ' <' if q['ratio'] < 1 else ' >'
 
 
 def render(plan, summary, costs, boots):
@@ -267,9 +322,36 @@ def render(plan, summary, costs, boots):
     out.append('columns: ' + '; '.join(
         '%s = %s%s, %s' % (v['label'], v['kernel'],
                            '' if v['cmdline'] == '-' else ' ' + v['cmdline'],
-                           'swap area on /dev/vda' if v['swap'] == 'swapfile' else 'no swap device')
+                           {'swapfile': 'swap area on /dev/vda', 'none': 'no swap device',
+                            'zram': 'zram0 as the swap area, zswap off'}.get(
+                                v['swap'].split(',')[0], v['swap']) +
+                           (', MGLRU on' if v['swap'].endswith(',mglru') else ''))
         for v in plan['variants']))
-    out.append('all values mean ± stdev over rounds; delta = ratio of means to %s (%%)' % base)
+    out.append('guest clock: %s' % {
+        'icount': 'icount (guest time follows instructions executed; the host\'s load does not count)',
+        'host': 'host (wall clock: the host\'s load shows in every time)'}.get(
+            plan.get('clock', 'host'), plan.get('clock', '?')))
+    refs = ['%s: %s' % (v['label'], reference(plan, v)) for v in plan['variants']
+            if reference(plan, v) and not v['na']]
+    out.append('all values mean ± stdev over rounds; delta = ratio of means to the reference '
+               '(the baseline kernel with the same swap set-up) ± its stdev (relative stdevs in '
+               'quadrature); references: ' + ', '.join(refs))
+    rat = ratios(plan, summary)
+    others = [lab for lab in labels if lab in rat[plan['workloads'][0]['name']]]
+    for key, title in (('real', 'real time'), ('sys', 'sys time')):
+        out.append('')
+        out.append('%s / reference (ratio ± stdev; = within one stdev of 1.00, < faster, > slower)'
+                   % title)
+        line('', others)
+        for wl in plan['workloads']:
+            cells = []
+            for lab in others:
+                c = summary[wl['name']][lab]
+                q = rat[wl['name']][lab][key]
+                cells.append('n/a' if c['status'] == 'n/a' else
+                             '-' if q is None else
+                             '%.3f ± %.3f%s' % (q['ratio'], q['stdev'], verdict(q)))
+            line(wl['name'], cells)
     notes = []
     for wl in plan['workloads']:
         spec = ', '.join('%s=%s' % (k, v) for k, v in wl.items() if k != 'name')
@@ -285,7 +367,8 @@ def render(plan, summary, costs, boots):
             if not any(key in row[lab]['metrics'] for lab in labels):
                 continue
             line('delta ' + title.split(' ')[0],
-                 ['-' if lab == base else delta_text(row[lab], row[base], key) for lab in labels])
+                 ['-' if lab not in rat[wl['name']] else
+                  delta_text(row[lab], row[rat[wl['name']][lab]['ref']], key) for lab in labels])
         for lab in labels:
             c = row[lab]
             if c['status'] not in ('ok', 'n/a'):
@@ -345,7 +428,7 @@ def render(plan, summary, costs, boots):
 
 def write_csv(path, rows):
     keys = ['kernel', 'round', 'wl', 'kind', 'status', 'why', 'procs', 'size_mb', 'limit_mb',
-            'real_s', 'user_s', 'sys_s', 'work_s', 'free_ms', 'bytes', 'tput_mib_s',
+            'real_s', 'user_s', 'sys_s', 'work_s', 'free_ms', 'swapoff_ms', 'memcg', 'bytes', 'tput_mib_s',
             'swap_peak_kb', 'zswapped_peak_kb', 'pool_peak_kb', 'stored_peak',
             'swaps_used_peak_kb', 'vswap_used_peak', 'at_peak_swapped_kb', 'at_peak_pool_kb',
             'slab_kb', 'sunreclaim_kb', 'vmalloc_kb', 'pagetables_kb', 'oom_kill',
@@ -378,16 +461,31 @@ def plot(out, plan, summary):
                     cells += ['%.4f %.4f' % (m['mean'], m['stdev'])] if m else ['0 0']
                 f.write('%s %s\n' % (wl['name'], ' '.join(cells)))
             f.write('\n\n')
+        # index 2: real time against the first kernel, in % (ratio - 1),
+        # the ratio's stdev as the error bar
+        f.write('# real / reference - 1, %\n')
+        rat = ratios(plan, summary)
+        rlabels = [lab for lab in labels if lab in rat[plan['workloads'][0]['name']]]
+        for wl in plan['workloads']:
+            cells = []
+            for lab in rlabels:
+                q = rat[wl['name']][lab]['real']
+                cells += ['%.3f %.3f' % ((q['ratio'] - 1) * 100, q['stdev'] * 100)] if q else ['0 0']
+            f.write('%s %s\n' % (wl['name'], ' '.join(cells)))
     png = os.path.join(out, 'bench.png')
+    rparts = ', '.join(
+        "'%s' index 2 using %d:%d%s title '%s'" % (
+            dat, 2 + 2 * i, 3 + 2 * i, ':xtic(1)' if i == 0 else '', lab.replace('_', '\\_'))
+        for i, lab in enumerate(rlabels))
     parts = ', '.join(
         "'%s' index IDX using %d:%d%s title '%s'" % (
             dat, 2 + 2 * i, 3 + 2 * i, ':xtic(1)' if i == 0 else '', lab.replace('_', '\\_'))
         for i, lab in enumerate(labels))
     failed = ['%s/%s' % (wl['name'], lab) for wl in plan['workloads'] for lab in labels
               if summary[wl['name']][lab]['status'] in ('failed', 'no-result')]
-    script = '''set terminal pngcairo size 1200,900 noenhanced font ",10"
+    script = '''set terminal pngcairo size 1200,1300 noenhanced font ",10"
 set output '%s'
-set multiplot layout 2,1 title "vswap bench: mean ± stdev over %s round(s), memory.max %s%s"
+set multiplot layout 3,1 title "vswap bench: mean ± stdev over %s round(s), memory.max %s%s"
 set style data histograms
 set style histogram errorbars gap 2 lw 1
 set style fill solid 0.8 border -1
@@ -398,10 +496,14 @@ set ylabel "real time (s)"
 plot %s
 set ylabel "sys time (s)"
 plot %s
+set ylabel "real time vs %s (%%, ± stdev)"
+set yrange [*:*]
+set xzeroaxis lt -1
+plot %s
 unset multiplot
 ''' % (png, plan.get('rounds'), plan.get('limit'),
        ('\\nno bar: failed (' + ', '.join(failed) + ')') if failed else '',
-       parts.replace('IDX', '0'), parts.replace('IDX', '1'))
+       parts.replace('IDX', '0'), parts.replace('IDX', '1'), 'the reference', rparts)
     with open(os.path.join(out, 'plot.gp'), 'w') as f:
         f.write(script)
     p = subprocess.run([gp, os.path.join(out, 'plot.gp')], capture_output=True, text=True)
@@ -428,6 +530,7 @@ def main():
     sys.stdout.write(table)
     ncsv = write_csv(os.path.join(out, 'bench.csv'), rows)
     doc = {'plan': plan, 'boots': boots, 'runs': rows, 'summary': summary,
+           'ratios': ratios(plan, summary),
            'swap_cost': costs, 'kernel_info': infos}
     with open(os.path.join(out, 'bench.json'), 'w') as f:
         json.dump(doc, f, indent=1, sort_keys=True,

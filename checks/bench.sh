@@ -17,6 +17,8 @@
 # --rounds N   rounds (default: bench.conf, or BENCH_ROUNDS)
 # --tiny       small sizes and limits: proves the harness, measures nothing
 #              (also BENCH_TINY=1)
+# BENCH_CLOCK=host|icount replaces bench.conf's clock (the guest's times
+# follow the host's clock, or the instructions the guest ran).
 # --no-build   use build/out/img-{baseline,tip} as they are (make test
 #              built them); default: build them (checks/build.sh, in the
 #              scratch worktree) when missing or out of date
@@ -51,14 +53,17 @@ trap early_exit EXIT
 conf=$TOP/qemu-test/bench/bench.conf
 wlconf=$TOP/qemu-test/bench/workloads.conf
 # Defaults for what bench.conf does not set.
-rounds=3 limit=64M data=12/10 wtimeout=150 sample_ms=50
+rounds=3 limit=64M data=12/10 wtimeout=150 sample_ms=50 clock=icount
 tiny_limit=16M tiny_wtimeout=40 variants=""
 # shellcheck disable=SC1090
 . "$conf"
 rounds=${rounds_arg:-${BENCH_ROUNDS:-$rounds}}
 variants=${BENCH_VARIANTS:-$variants}
+clock=${BENCH_CLOCK:-$clock}
+case $clock in host | icount) ;; *) die "BENCH_CLOCK/clock must be host or icount, not '$clock'" ;; esac
+scale=1
 if [ "$tiny" = 1 ]; then
-	limit=$tiny_limit wtimeout=$tiny_wtimeout
+	limit=$tiny_limit wtimeout=$tiny_wtimeout scale=0.25
 fi
 raw=$out/raw
 case $rounds in ''|*[!0-9]*|0) die "the number of rounds must be a positive number, not '$rounds'" ;; esac
@@ -128,6 +133,9 @@ while read -r label k c s na; do
 	case "$label" in ''|'#'*) continue ;; esac
 	printf 'variant %s %s %s %s %s\n' "$label" "$k" "$c" "$s" "$na" >>"$plan"
 	[ -n "$na" ] && continue
+	case $s in swapfile | none | zram | swapfile,mglru | none,mglru | zram,mglru) ;;
+	*) die "variant $label: swap '$s' is not swapfile, none or zram (,mglru)" ;;
+	esac
 	labels+=("$label") kern+=("$k") cmdl+=("$c") swap+=("$s")
 	case $k in
 	baseline | tip) ;;
@@ -145,6 +153,7 @@ done <<<"$variants"
 	echo "limit $limit"
 	echo "data $data"
 	echo "tiny $tiny"
+	echo "clock $clock"
 	echo "image baseline $baseimg"
 	echo "image tip $tipimg"
 	echo "config_diff $cfgdiff"
@@ -153,7 +162,7 @@ done <<<"$variants"
 } >>"$plan"
 
 n=${#labels[@]}
-msg "bench: ${n} kernels x ${rounds} rounds, workloads: ${wlargs[*]%%/*}; memory.max $limit, data $data$([ "$tiny" = 1 ] && echo ', tiny')"
+msg "bench: ${n} kernels x ${rounds} rounds, workloads: ${wlargs[*]%%/*}; memory.max $limit, data $data, clock $clock$([ "$tiny" = 1 ] && echo ', tiny')"
 start=$SECONDS
 for ((r = 1; r <= rounds; r++)); do
 	for ((k = 0; k < n; k++)); do
@@ -162,16 +171,17 @@ for ((r = 1; r <= rounds; r++)); do
 		img=$baseimg
 		[ "${kern[$i]}" = tip ] && img=$tipimg
 		case ${kern[$i]} in rev:*) img=${revimg[${kern[$i]}]} ;; esac
-		sw=none
-		[ "${swap[$i]}" = swapfile ] && sw=/dev/vda
+		sw=none mg=0
+		case ${swap[$i]} in swapfile*) sw=/dev/vda ;; zram*) sw=zram ;; esac
+		case ${swap[$i]} in *,mglru) mg=1 ;; esac
 		app=""
 		[ "${cmdl[$i]}" != - ] && app=${cmdl[$i]}
-		tests="bench:limit=$limit:swap=$sw:data=$data:round=$r:wtimeout=$wtimeout:sample_ms=$sample_ms"
+		tests="bench:limit=$limit:swap=$sw:mglru=$mg:scale=$scale:data=$data:round=$r:wtimeout=$wtimeout:sample_ms=$sample_ms"
 		for w in "${wlargs[@]}"; do tests="$tests:$w"; done
 		tag=r$r-$label
 		msg "[$(( (SECONDS - start) / 60 ))m$(( (SECONDS - start) % 60 ))s] round $r/$rounds: $label (${kern[$i]}${app:+, $app}, swap $sw)"
 		bash "$TOP/qemu-test/run.sh" --out "$raw/$tag" --label "bench-$tag" --tests "$tests" --append "$app" \
-			"$img" bench >"$raw/$tag.out" 2>&1
+			--clock "$clock" "$img" bench >"$raw/$tag.out" 2>&1
 		grep -q '^VBENCH-END' "$raw/$tag/serial.txt" 2>/dev/null ||
 			msg "  $label round $r: incomplete ($(grep -m1 -o 'no result: .*' "$raw/$tag.out" || echo 'see '"$raw/$tag.out"))"
 		echo "run $r $label $tag" >>"$plan"

@@ -10,14 +10,24 @@
  *	bench OPTION=VALUE ... NAME/KEY=VALUE/KEY=VALUE ...
  *
  * options:   limit=64M      memory.max of every workload's cgroup
- *            swap=/dev/vda  make a swap area there and swapon it (none: no swapon)
+ *            swap=/dev/vda  make a swap area there and swapon it (none: no
+ *                           swapon; zram: zram0 of disksize RAM/2, zswap off)
+ *            mglru=1        switch MGLRU on (/sys/kernel/mm/lru_gen/enabled)
  *            data=12/10     % incompressible bytes per page / % zero-filled pages
  *            round=N        seed of the data (and a label)
  *            wtimeout=S     a workload still running after S seconds is killed
  *            sample_ms=M    how often the swap counters are sampled
- * workloads: NAME/kind=seq|usemem|random/size=3x/procs=N/passes=N/accesses=Nx
- *            size is a multiple of limit (or 96M), split over procs; procs
- *            run at the same time in the same cgroup.
+ *            scale=F        multiply sizes given in RAM (1.2mem) by F (tiny runs)
+ * workloads: NAME/kind=seq|usemem|random|swapoff/size=3x/procs=N/passes=N/
+ *            accesses=Nx/memcg=0/data=R-Z
+ *            size is a multiple of limit (3x), of the guest's RAM (1.2mem)
+ *            or bytes (96M), split over procs; procs run at the same time in
+ *            the same cgroup.  memcg=0: the cgroup has no memory.max, so the
+ *            pressure is global.  data= replaces the option for one
+ *            workload.  kind=swapoff writes the data, then raises the
+ *            cgroup's limit and times swapoff of the swap area (which reads
+ *            back whatever of it is on the area) and swapons it again; with
+ *            no swap area it reports status=n/a.
  *
  * Results go to /dev/ttyS1 (the result port, see qemu-test/init), one line
  * each, key=value:
@@ -46,20 +56,25 @@
 #define MAX_WL		16
 #define MAX_PROCS	8
 
-enum kind { K_SEQ, K_USEMEM, K_RANDOM };
-static const char *const kind_name[] = { "seq", "usemem", "random" };
+enum kind { K_SEQ, K_USEMEM, K_RANDOM, K_SWAPOFF, K_NR };
+static const char *const kind_name[K_NR] = { "seq", "usemem", "random", "swapoff" };
 
 struct workload {
 	char name[32];
 	enum kind kind;
 	double size_x;		/* multiple of limit, or ... */
+	double size_mem;	/* ... of MemTotal, or ... */
 	unsigned long size;	/* ... bytes, if non-zero */
 	int procs, passes;
 	double accesses_x;	/* random: accesses as a multiple of the pages */
+	int memcg;		/* 0: no memory.max (global pressure) */
+	int rnd_pct, zero_pct;	/* -1: the option's */
 };
 
 static unsigned long limit = 64 * MiB;
 static const char *swapdev;
+static int use_zram, mglru;
+static double scale = 1;
 static int rnd_pct = 12, zero_pct = 10, round_no = 1;
 static int wtimeout = 120, sample_ms = 50;
 static struct workload wls[MAX_WL];
@@ -109,12 +124,12 @@ static unsigned long parse_size(const char *s)
  * structures).  The ratio zswap gets (zswapped / pool_total_size) is
  * reported; bench.conf's data= is tuned for about 2.5-3:1 with lzo.
  */
-static void fill(uint64_t *w, size_t idx, uint64_t seed)
+static void fill(uint64_t *w, size_t idx, uint64_t seed, int rnd, int zero)
 {
-	size_t nw = page_size() / 8, nrnd = nw * rnd_pct / 100;
+	size_t nw = page_size() / 8, nrnd = nw * rnd / 100;
 	uint64_t s = pat_mix64(seed ^ pat_mix64(idx + 1)), dict[16];
 
-	if ((s % 100) < (uint64_t)zero_pct) {
+	if ((s % 100) < (uint64_t)zero) {
 		memset(w, 0, page_size());
 		return;
 	}
@@ -252,6 +267,8 @@ struct shared {
 	double free_s[MAX_PROCS];	/* usemem: time of the munmap */
 	double work_s[MAX_PROCS];	/* time of the timed phase */
 	int done[MAX_PROCS];
+	int ready[MAX_PROCS];		/* swapoff: data written */
+	int go;				/* swapoff: free it and exit */
 };
 
 struct job {
@@ -268,6 +285,8 @@ static int worker(const char *cg, void *arg)
 	size_t ps = page_size(), nw = ps / 8, n = j->npages;
 	uint64_t seed = ((uint64_t)round_no << 32) ^ ((uint64_t)j->proc << 24) ^ 0xbe4c;
 	uint64_t *buf = map_anon(n);
+	int rnd = wl->rnd_pct >= 0 ? wl->rnd_pct : rnd_pct;
+	int zero = wl->zero_pct >= 0 ? wl->zero_pct : zero_pct;
 	double t0 = mono_now(), t1;
 
 	(void)cg;
@@ -275,7 +294,13 @@ static int worker(const char *cg, void *arg)
 		return 2;
 	for (int p = 0; p < wl->passes; p++)
 		for (size_t i = 0; i < n; i++)
-			fill(buf + i * nw, i, seed + p);
+			fill(buf + i * nw, i, seed + p, rnd, zero);
+	if (wl->kind == K_SWAPOFF) {
+		/* The parent times the swapoff while the data is out. */
+		__atomic_store_n(&j->sh->ready[j->proc], 1, __ATOMIC_RELEASE);
+		while (!__atomic_load_n(&j->sh->go, __ATOMIC_ACQUIRE))
+			usleep(10000);
+	}
 	if (wl->kind == K_RANDOM) {
 		uint64_t s = pat_mix64(seed) | 1, sum = 0;
 		size_t acc = n * wl->accesses_x;
@@ -299,9 +324,34 @@ static int worker(const char *cg, void *arg)
 	return 0;
 }
 
+/* Every worker has written its data: time swapoff and swapon again. */
+static double time_swapoff(const char *cg, struct shared *sh, int procs, char *st, size_t len)
+{
+	double t, s;
+
+	for (int p = 0; p < procs; p++)
+		if (!__atomic_load_n(&sh->ready[p], __ATOMIC_ACQUIRE))
+			return -1;
+	/* swapoff reads the data back: into the cgroup, so let it. */
+	cg_write(cg, "memory.max", "max");
+	t = mono_now();
+	if (swapoff(swapdev)) {
+		snprintf(st, len, "swapoff-failed:%s", strerror(errno));
+		s = 0;
+	} else {
+		s = mono_now() - t;
+		if (swapon(swapdev, 0))
+			snprintf(st, len, "swapon-failed:%s", strerror(errno));
+	}
+	__atomic_store_n(&sh->go, 1, __ATOMIC_RELEASE);
+	return s;
+}
+
 static void run_workload(const struct workload *wl)
 {
-	unsigned long total = wl->size ? wl->size : (unsigned long)(wl->size_x * limit);
+	unsigned long total = wl->size ? wl->size :
+		wl->size_mem ? (unsigned long)(wl->size_mem * scale * meminfo_kb("MemTotal") * 1024) :
+		(unsigned long)(wl->size_x * limit);
 	size_t npages = total / wl->procs / page_size();
 	struct sample before, cur, peak, maxs;
 	struct slabs *sl0 = calloc(2, sizeof(*sl0)), *sl1 = sl0 ? sl0 + 1 : NULL;
@@ -311,13 +361,19 @@ static void run_workload(const struct workload *wl)
 	struct job jobs[MAX_PROCS];
 	pid_t pids[MAX_PROCS];
 	int status[MAX_PROCS], running = 0, timed_out = 0;
-	double user = 0, sys = 0, t0, t1, last_slab = 0;
+	double user = 0, sys = 0, t0, t1, last_slab = 0, swapoff_s = -1;
 	long long oom, zout, zin, majflt;
 	char grown[256] = "", st[64] = "ok";
 	char *cg;
 
 	kmsg_mark("bench: %s round %d", wl->name, round_no);
-	cg = cg_create("bench", limit);
+	if (wl->kind == K_SWAPOFF && !swapdev) {
+		emit("VBENCH wl=%s kind=%s round=%d status=n/a:no-swap-area", wl->name,
+		     kind_name[wl->kind], round_no);
+		t_skip(wl->name, "no swap area to swapoff");
+		return;
+	}
+	cg = cg_create("bench", wl->memcg ? limit : 0);
 	if (!cg || sh == MAP_FAILED) {
 		emit("VBENCH wl=%s round=%d status=setup-failed:%s", wl->name, round_no,
 		     strerror(errno));
@@ -358,10 +414,19 @@ static void run_workload(const struct workload *wl)
 				sys += ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 			}
 			running--;
+			/* a swapoff worker died before its data was out: let the rest go */
+			if (wl->kind == K_SWAPOFF && !sh->ready[p])
+				__atomic_store_n(&sh->go, 1, __ATOMIC_RELEASE);
 		}
 		if (!running)
 			break;
 		sample(cg, &cur);
+		if (wl->kind == K_SWAPOFF && swapoff_s < 0 && strcmp(st, "ok") == 0) {
+			/* at the peak: the sample just taken is what is out */
+			if (swapped(&cur) >= swapped(&peak))
+				peak = cur;
+			swapoff_s = time_swapoff(cg, sh, wl->procs, st, sizeof(st));
+		}
 		if (swapped(&cur) > swapped(&peak)) {
 			peak = cur;
 			/* slabinfo is long: at most twice a second */
@@ -415,7 +480,8 @@ static void run_workload(const struct workload *wl)
 	unsigned long long bytes = (unsigned long long)npages * page_size() * wl->procs *
 		(wl->passes + (wl->kind == K_RANDOM ? wl->accesses_x : 0));
 	emit("VBENCH wl=%s kind=%s round=%d status=%s procs=%d size_mb=%lu limit_mb=%lu "
-	     "real_s=%.3f user_s=%.3f sys_s=%.3f work_s=%.3f free_ms=%.1f bytes=%llu "
+	     "real_s=%.3f user_s=%.3f sys_s=%.3f work_s=%.3f free_ms=%.1f swapoff_ms=%.1f "
+	     "bytes=%llu memcg=%d "
 	     "swap_peak_kb=%lld zswapped_peak_kb=%lld pool_peak_kb=%lld stored_peak=%lld "
 	     "swaps_used_peak_kb=%lld vswap_used_peak=%lld "
 	     "at_peak_swapped_kb=%lld at_peak_pool_kb=%lld "
@@ -423,7 +489,7 @@ static void run_workload(const struct workload *wl)
 	     "oom_kill=%lld zswpout=%lld zswpin=%lld pgmajfault=%lld slabinfo=%s",
 	     wl->name, kind_name[wl->kind], round_no, st, wl->procs,
 	     npages * page_size() * wl->procs / MiB, limit / MiB,
-	     t1 - t0, user, sys, work_s, free_s * 1e3, bytes,
+	     t1 - t0, user, sys, work_s, free_s * 1e3, swapoff_s * 1e3, bytes, wl->memcg,
 	     maxs.swap_cur >> 10, maxs.zswapped >> 10, maxs.pool >> 10, maxs.stored,
 	     maxs.swaps_used, maxs.vswap_used,
 	     swapped(&peak) >> 10, peak.pool >> 10,
@@ -465,7 +531,8 @@ static int parse_workload(char *spec)
 
 	if (nwl >= MAX_WL)
 		return -1;
-	*wl = (struct workload){ .kind = K_SEQ, .size_x = 2, .procs = 1, .passes = 1, .accesses_x = 2 };
+	*wl = (struct workload){ .kind = K_SEQ, .size_x = 2, .procs = 1, .passes = 1,
+				 .accesses_x = 2, .memcg = 1, .rnd_pct = -1, .zero_pct = -1 };
 	tok = strtok_r(spec, "/", &save);
 	snprintf(wl->name, sizeof(wl->name), "%s", tok);
 	while ((tok = strtok_r(NULL, "/", &save))) {
@@ -477,16 +544,25 @@ static int parse_workload(char *spec)
 		if (!strcmp(tok, "kind")) {
 			int k;
 
-			for (k = 0; k < 3 && strcmp(v, kind_name[k]); k++)
+			for (k = 0; k < K_NR && strcmp(v, kind_name[k]); k++)
 				;
-			if (k == 3)
+			if (k == K_NR)
 				return -1;
 			wl->kind = k;
 		} else if (!strcmp(tok, "size")) {
-			if (v[strlen(v) - 1] == 'x')
+			size_t l = strlen(v);
+
+			if (v[l - 1] == 'x')
 				wl->size_x = atof(v);
+			else if (l > 3 && !strcmp(v + l - 3, "mem"))
+				wl->size_mem = atof(v);
 			else
 				wl->size = parse_size(v);
+		} else if (!strcmp(tok, "memcg")) {
+			wl->memcg = atoi(v);
+		} else if (!strcmp(tok, "data")) {
+			if (sscanf(v, "%d-%d", &wl->rnd_pct, &wl->zero_pct) != 2)
+				return -1;
 		} else if (!strcmp(tok, "procs")) {
 			wl->procs = atoi(v);
 		} else if (!strcmp(tok, "passes")) {
@@ -516,6 +592,10 @@ static int parse_arg(char *a)
 		limit = parse_size(v);
 	else if (!strcmp(a, "swap"))
 		swapdev = strcmp(v, "none") ? strdup(v) : NULL;
+	else if (!strcmp(a, "mglru"))
+		mglru = atoi(v);
+	else if (!strcmp(a, "scale"))
+		scale = atof(v);
 	else if (!strcmp(a, "data"))
 		return sscanf(v, "%d/%d", &rnd_pct, &zero_pct) == 2 ? 0 : -1;
 	else if (!strcmp(a, "round"))
@@ -534,7 +614,7 @@ int main(int argc, char **argv)
 	struct sample s0, s1;
 	struct utsname u;
 	long long swap_kb = 0;
-	char zon[8] = "?", comp[32] = "?", pool_pct[16] = "?";
+	char zon[8] = "?", comp[32] = "?", pool_pct[16] = "?", lru_gen[16] = "none";
 
 	t_init("bench");
 	for (int i = 1; i < argc; i++) {
@@ -557,6 +637,26 @@ int main(int argc, char **argv)
 	pool_pct[strcspn(pool_pct, "\n")] = 0;
 	uname(&u);
 
+	if (mglru) {
+		int r = write_file("/sys/kernel/mm/lru_gen/enabled", "y");
+
+		if (r)
+			t_bail("mglru", "/sys/kernel/mm/lru_gen/enabled: %s", strerror(-r));
+	}
+	read_file("/sys/kernel/mm/lru_gen/enabled", lru_gen, sizeof(lru_gen));
+	lru_gen[strcspn(lru_gen, "\n")] = 0;
+	if (swapdev && !strcmp(swapdev, "zram")) {
+		int r = zswap_set_enabled(0);
+
+		if (r)
+			t_bail("zram", "cannot turn zswap off: %s", strerror(-r));
+		r = write_filef("/sys/block/zram0/disksize", "%lldK", meminfo_kb("MemTotal") / 2);
+		if (r)
+			t_bail("zram", "/sys/block/zram0/disksize: %s", strerror(-r));
+		use_zram = 1;
+		swapdev = "/dev/zram0";
+		snprintf(zon, sizeof(zon), "N");
+	}
 	sample(NULL, &s0);
 	if (swapdev) {
 		int r = make_swap(swapdev);
@@ -581,12 +681,12 @@ int main(int argc, char **argv)
 	sample(NULL, &s1);
 	emit("VBENCH-INFO round=%d kernel=%s swap=%s swap_kb=%lld vswap=%s zswap=%s "
 	     "compressor=%s max_pool_percent=%s limit_mb=%lu data=%d/%d mem_total_kb=%lld "
-	     "slabinfo=%s swapon_slab_kb=%lld swapon_vmalloc_kb=%lld",
+	     "slabinfo=%s swapon_slab_kb=%lld swapon_vmalloc_kb=%lld lru_gen=%s zram=%d",
 	     round_no, u.release, swapdev ? swapdev : "none", swap_kb,
 	     path_exists(VSWAP_DIR) ? "on" : "off", zon, comp, pool_pct, limit / MiB,
 	     rnd_pct, zero_pct, meminfo_kb("MemTotal"),
 	     path_exists("/proc/slabinfo") ? "yes" : "no",
-	     s1.slab - s0.slab, s1.vmalloc - s0.vmalloc);
+	     s1.slab - s0.slab, s1.vmalloc - s0.vmalloc, lru_gen, use_zram);
 
 	for (int i = 0; i < nwl; i++)
 		run_workload(&wls[i]);
