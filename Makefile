@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 .PHONY: help deps tree apply build demo plan lint check test-commits check-configs test-variants \
-	test export cover send pull-request bench bench-prev status clean
+	test export cover send pull-request bench bench-prev profile status clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 16
@@ -68,8 +68,11 @@ bench-prev: deps ## the tip against the series at PREV=<rev> (vswap=on, with and
 	@BENCH_VARIANTS="$$(printf '%s\n' 'prev rev:$(PREV) vswap=on swapfile' 'tip tip vswap=on swapfile' 'prev-nodev rev:$(PREV) vswap=on none' 'tip-nodev tip vswap=on none')" \
 		bash checks/bench.sh --out build/bench-prev
 
+profile: deps ## ftrace function profile of the tip (or REV=<rev>), vswap=on vs off, in QEMU: build/profile/
+	@bash checks/profile.sh $(if $(REV),--rev $(REV))
+
 status: ## what the kernel tree holds
 	@bash checks/tree.sh status
 
 clean: ## remove build outputs (keeps the kernel tree and its branches)
-	rm -rf build/out build/results build/runs build/guest build/mails build/pull build/bench build/bench-prev build/bench-tiny build/configs build/gates-neg build/demo.out
+	rm -rf build/out build/results build/runs build/guest build/mails build/pull build/bench build/bench-prev build/profile build/bench-tiny build/configs build/gates-neg build/demo.out

@@ -1,0 +1,55 @@
+#!/bin/bash
+# make profile: where the kernel spends its time while a workload swaps,
+# vswap=on against vswap=off of the same kernel, by the ftrace function
+# profiler (the plan's profile variant: qemu-test/config/profile.config).
+#
+#   profile.sh [--rev REV] [--out DIR] [--top N]
+# --rev REV   the series at REV of the kernel tree (default: the tip)
+# --out DIR   results (default build/profile/REV): profile.txt (the table,
+#             also printed) and raw/{on,off}/ (qemu-test/run.sh's output)
+# --top N     functions in the table (default 40)
+#
+# The guest is scenario bench with the icount clock, the in-guest program
+# qemu-test/guest/profile.c (memhog's workload, 64 MiB memory.max, a swap
+# area).  Each function's own time (graph-time off), summed over CPUs; the
+# table sorts by the difference.  Times are guest (icount) time with every
+# kernel function traced: compare them with each other, not with make
+# bench's.  No time is judged.
+set -uo pipefail
+. "$(dirname "$0")/config.sh"
+
+rev=tip out="" top=40
+while [ $# -gt 0 ]; do
+	case $1 in
+	--rev) rev=${2:?}; shift 2 ;;
+	--out) out=${2:?}; shift 2 ;;
+	--top) top=${2:?}; shift 2 ;;
+	*) die "usage: profile.sh [--rev REV] [--out DIR] [--top N]" ;;
+	esac
+done
+case $top in ''|*[!0-9]*) die "--top takes a number, not '$top'" ;; esac
+name=$(echo "$rev" | tr -c 'A-Za-z0-9._\n-' '_')
+out=${out:-$BUILD/profile/$name}
+
+[ -d "$KTREE/.git" ] || bash "$TOP/checks/tree.sh" apply || exit 1
+if [ "$rev" = tip ]; then
+	img=$(kernel_image tip-profile) || die "the profile kernel does not build"
+else
+	kgit rev-parse -q --verify "$rev^{commit}" >/dev/null || die "no revision '$rev' in $KTREE"
+	bash "$TOP/checks/build.sh" --image "profile-$name" profile "$rev" >&2 ||
+		die "the profile kernel of $rev does not build"
+	img=$OUT/img-profile-$name/arch/x86/boot/bzImage
+fi
+
+rm -rf "$out"
+mkdir -p "$out/raw"
+for mode in on off; do
+	msg "profile: $rev, vswap=$mode"
+	bash "$TOP/qemu-test/run.sh" --out "$out/raw/$mode" --label "profile-$mode" \
+		--tests "profile:limit=64:swap=/dev/vda:size=2:passes=2" \
+		--append "vswap=$mode" --clock icount "$img" bench >"$out/raw/$mode.out" 2>&1 ||
+		die "the vswap=$mode run failed: $(grep -m1 FAIL "$out/raw/$mode/results.txt" 2>/dev/null || echo "see $out/raw/$mode.out")"
+done
+/usr/bin/python3 "$TOP/checks/profile-report.py" --top "$top" --title "$rev ($(kgit rev-parse --short "$( [ "$rev" = tip ] && echo "$SERIES_BRANCH" || echo "$rev")"))" \
+	"$out/raw/on/serial.txt" "$out/raw/off/serial.txt" | tee "$out/profile.txt"
+exit "${PIPESTATUS[0]}"
