@@ -29,6 +29,11 @@
  *    without a physical device: a "not ok" from them is reported as a SKIP
  *    saying so, an "ok" as a pass.  Their cgroups OOM by design, so the
  *    run is bracketed for dmesg_check (oom_expect_begin).
+ * The series adds test_vswap_* sub-tests (its kselftest patch), which
+ * skip with vswap off; a SKIP of any other sub-test in regression mode is
+ * a failure.  With vswap on they must run where they can:
+ * test_vswap_no_swap_device only with no swap area (its SKIP with one is
+ * expected), test_vswap_writeback_charged only with one.
  * A sub-test with no result (test_zswap died or was killed at the time
  * limit) fails in every mode; a kselftest SKIP is reported as a SKIP
  * (but with vswap + swap area, see above).
@@ -71,6 +76,8 @@ static const struct sub {
 	const char *name;
 	int needs_disk;		/* cannot pass without a physical swap device */
 	const char *why;
+	int vswap_only;		/* the series' own: skips with vswap off */
+	int nodisk_only;	/* skips when a swap area is on */
 } subs[] = {
 	{ "test_zswap_usage", 0, "4 MiB through a 1 MiB cgroup raise zswpout" },
 	{ "test_swapin_nozswap", 1,
@@ -83,6 +90,12 @@ static const struct sub {
 	{ "test_no_kmem_bypass", 0, "kswapd's zswap stores are charged to the memcg" },
 	{ "test_no_invasive_cgroup_shrink", 1,
 	  "only the over-limit cgroup's zswap pages are written back (zswpwb > 0)" },
+	{ "test_vswap_no_swap_device", 0,
+	  "no swap area: 32 MiB through an 8 MiB cgroup go to zswap and come back", 1, 1 },
+	{ "test_vswap_zswap_uncharged", 0,
+	  "pages in zswap through vswap leave memory.swap.peak at 0", 1, 0 },
+	{ "test_vswap_writeback_charged", 1,
+	  "pages forced onto the swap area are charged to memory.swap.current", 1, 0 },
 };
 #define NSUBS (sizeof(subs) / sizeof(subs[0]))
 
@@ -127,6 +140,7 @@ static void cleanup_root(const char *root)
 	static const char *const names[] = {
 		"no_shrink_test", "no_zswap_test", "zswapin_test", "zswap_writeback_test",
 		"per_memcg_wb_test1", "per_memcg_wb_test2", "kmem_bypass_test",
+		"vswap_nodev_test", "vswap_charge_test", "vswap_writeback_test",
 	};
 	char path[512];
 
@@ -276,9 +290,14 @@ int main(int argc, char **argv)
 		else if (r == KR_NONE)
 			t_fail(name, "no result from test_zswap (%s%s)", status_str(run.kst.status),
 			       run.kst.killed ? ", killed at the time limit" : "");
-		else if (r == KR_SKIP && env.mode == SWAP_VSWAP_DISK)
+		else if (r == KR_SKIP && env.mode == SWAP_VSWAP_DISK && !s->nodisk_only)
 			t_fail(name, "test_zswap skipped it; with vswap and a swap area every "
 			       "sub-test must run%s", conflict);
+		else if (r == KR_SKIP && env.mode == SWAP_VSWAP && s->vswap_only && !s->needs_disk)
+			t_fail(name, "test_zswap skipped it; with vswap on it must run%s", conflict);
+		else if (r == KR_SKIP && env.mode == SWAP_DISK && !s->vswap_only)
+			t_fail(name, "test_zswap skipped it; with a swap area it must run%s",
+			       conflict);
 		else if (r == KR_SKIP)
 			t_skip(name, "test_zswap skipped it%s", conflict);
 		else if (r == KR_OK)
