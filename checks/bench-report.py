@@ -327,10 +327,11 @@ def render(plan, summary, costs, boots):
                                 v['swap'].split(',')[0], v['swap']) +
                            (', MGLRU on' if v['swap'].endswith(',mglru') else ''))
         for v in plan['variants']))
-    out.append('guest clock: %s' % {
-        'icount': 'icount (guest time follows instructions executed; the host\'s load does not count)',
+    out.append('guest clock: %s; %s boot(s) at once' % ({
+        'icount': 'icount (guest time follows instructions executed, not cache misses or '
+                  'the host\'s load)',
         'host': 'host (wall clock: the host\'s load shows in every time)'}.get(
-            plan.get('clock', 'host'), plan.get('clock', '?')))
+            plan.get('clock', 'host'), plan.get('clock', '?')), plan.get('jobs', '1')))
     refs = ['%s: %s' % (v['label'], reference(plan, v)) for v in plan['variants']
             if reference(plan, v) and not v['na']]
     out.append('all values mean ± stdev over rounds; delta = ratio of means to the reference '

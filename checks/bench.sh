@@ -18,7 +18,8 @@
 # --tiny       small sizes and limits: proves the harness, measures nothing
 #              (also BENCH_TINY=1)
 # BENCH_CLOCK=host|icount replaces bench.conf's clock (the guest's times
-# follow the host's clock, or the instructions the guest ran).
+# follow the host's clock, or the instructions the guest ran); BENCH_JOBS=N
+# its jobs (boots at once, icount only).
 # --no-build   use build/out/img-{baseline,tip} as they are (make test
 #              built them); default: build them (checks/build.sh, in the
 #              scratch worktree) when missing or out of date
@@ -53,17 +54,22 @@ trap early_exit EXIT
 conf=$TOP/qemu-test/bench/bench.conf
 wlconf=$TOP/qemu-test/bench/workloads.conf
 # Defaults for what bench.conf does not set.
-rounds=3 limit=64M data=12/10 wtimeout=150 sample_ms=50 clock=icount
-tiny_limit=16M tiny_wtimeout=40 variants=""
+rounds=3 limit=64M data=12/10 wtimeout=150 sample_ms=50 clock=icount jobs=1
+tiny_limit=16M tiny_wtimeout=40 variants="" tiny_variants=""
 # shellcheck disable=SC1090
 . "$conf"
 rounds=${rounds_arg:-${BENCH_ROUNDS:-$rounds}}
 variants=${BENCH_VARIANTS:-$variants}
 clock=${BENCH_CLOCK:-$clock}
 case $clock in host | icount) ;; *) die "BENCH_CLOCK/clock must be host or icount, not '$clock'" ;; esac
+jobs=${BENCH_JOBS:-$jobs}
+case $jobs in ''|*[!0-9]*|0) die "BENCH_JOBS/jobs must be a positive number, not '$jobs'" ;; esac
+# Boots at once only where the host's load does not reach the guest's clock.
+[ "$clock" = icount ] || jobs=1
 scale=1
 if [ "$tiny" = 1 ]; then
 	limit=$tiny_limit wtimeout=$tiny_wtimeout scale=0.25
+	variants=${BENCH_VARIANTS:-${tiny_variants:-$variants}}
 fi
 raw=$out/raw
 case $rounds in ''|*[!0-9]*|0) die "the number of rounds must be a positive number, not '$rounds'" ;; esac
@@ -154,6 +160,7 @@ done <<<"$variants"
 	echo "data $data"
 	echo "tiny $tiny"
 	echo "clock $clock"
+	echo "jobs $jobs"
 	echo "image baseline $baseimg"
 	echo "image tip $tipimg"
 	echo "config_diff $cfgdiff"
@@ -162,7 +169,17 @@ done <<<"$variants"
 } >>"$plan"
 
 n=${#labels[@]}
-msg "bench: ${n} kernels x ${rounds} rounds, workloads: ${wlargs[*]%%/*}; memory.max $limit, data $data, clock $clock$([ "$tiny" = 1 ] && echo ', tiny')"
+msg "bench: ${n} kernels x ${rounds} rounds, workloads: ${wlargs[*]%%/*}; memory.max $limit, data $data, clock $clock, $jobs boot(s) at once$([ "$tiny" = 1 ] && echo ', tiny')"
+# One boot: the kernel, its workloads, its result stream in $raw/TAG/.
+boot() {
+	local tag=$1 label=$2 r=$3 tests=$4 app=$5 img=$6
+	bash "$TOP/qemu-test/run.sh" --out "$raw/$tag" --label "bench-$tag" --tests "$tests" --append "$app" \
+		--clock "$clock" "$img" bench >"$raw/$tag.out" 2>&1
+	grep -q '^VBENCH-END' "$raw/$tag/serial.txt" 2>/dev/null ||
+		msg "  $label round $r: incomplete ($(grep -m1 -o 'no result: .*' "$raw/$tag.out" || echo 'see '"$raw/$tag.out"))"
+}
+# The boots share one initramfs: build it before they start.
+bash "$TOP/qemu-test/initramfs.sh" >/dev/null || die "the initramfs does not build"
 start=$SECONDS
 for ((r = 1; r <= rounds; r++)); do
 	for ((k = 0; k < n; k++)); do
@@ -180,13 +197,13 @@ for ((r = 1; r <= rounds; r++)); do
 		for w in "${wlargs[@]}"; do tests="$tests:$w"; done
 		tag=r$r-$label
 		msg "[$(( (SECONDS - start) / 60 ))m$(( (SECONDS - start) % 60 ))s] round $r/$rounds: $label (${kern[$i]}${app:+, $app}, swap $sw)"
-		bash "$TOP/qemu-test/run.sh" --out "$raw/$tag" --label "bench-$tag" --tests "$tests" --append "$app" \
-			--clock "$clock" "$img" bench >"$raw/$tag.out" 2>&1
-		grep -q '^VBENCH-END' "$raw/$tag/serial.txt" 2>/dev/null ||
-			msg "  $label round $r: incomplete ($(grep -m1 -o 'no result: .*' "$raw/$tag.out" || echo 'see '"$raw/$tag.out"))"
 		echo "run $r $label $tag" >>"$plan"
+		boot "$tag" "$label" "$r" "$tests" "$app" "$img" &
+		# at most $jobs boots at once
+		while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
 	done
 done
+wait
 msg "bench: all boots done in $(( (SECONDS - start) / 60 ))m$(( (SECONDS - start) % 60 ))s"
 
 /usr/bin/python3 "$TOP/checks/bench-report.py" "$raw" "$out"
