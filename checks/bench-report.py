@@ -474,13 +474,15 @@ def plot(out, plan, summary):
                 cells += ['%.3f %.3f' % ((q['ratio'] - 1) * 100, q['stdev'] * 100)] if q else ['0 0']
             f.write('%s %s\n' % (wl['name'], ' '.join(cells)))
     png = os.path.join(out, 'bench.png')
+    # each kernel keeps its colour (lt) in every panel
     rparts = ', '.join(
-        "'%s' index 2 using %d:%d%s title '%s'" % (
-            dat, 2 + 2 * i, 3 + 2 * i, ':xtic(1)' if i == 0 else '', lab.replace('_', '\\_'))
+        "'%s' index 2 using %d:%d%s lt %d title '%s'" % (
+            dat, 2 + 2 * i, 3 + 2 * i, ':xtic(1)' if i == 0 else '', labels.index(lab) + 1,
+            lab.replace('_', '\\_'))
         for i, lab in enumerate(rlabels))
     parts = ', '.join(
-        "'%s' index IDX using %d:%d%s title '%s'" % (
-            dat, 2 + 2 * i, 3 + 2 * i, ':xtic(1)' if i == 0 else '', lab.replace('_', '\\_'))
+        "'%s' index IDX using %d:%d%s lt %d title '%s'" % (
+            dat, 2 + 2 * i, 3 + 2 * i, ':xtic(1)' if i == 0 else '', i + 1, lab.replace('_', '\\_'))
         for i, lab in enumerate(labels))
     failed = ['%s/%s' % (wl['name'], lab) for wl in plan['workloads'] for lab in labels
               if summary[wl['name']][lab]['status'] in ('failed', 'no-result')]
