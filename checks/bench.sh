@@ -178,6 +178,19 @@ boot() {
 	grep -q '^VBENCH-END' "$raw/$tag/serial.txt" 2>/dev/null ||
 		msg "  $label round $r: incomplete ($(grep -m1 -o 'no result: .*' "$raw/$tag.out" || echo 'see '"$raw/$tag.out"))"
 }
+# The boots use copies of the kernels taken now: a build meanwhile (make
+# check replaces build/out/img-*) cannot change what is measured.
+mkdir -p "$raw/images"
+snap() {
+	local d=$raw/images/$1
+	mkdir -p "$d" && cp "$2" "$d/bzImage" && echo "$d/bzImage"
+}
+baseimg=$(snap baseline "$baseimg") || die "cannot copy the baseline kernel into $raw/images"
+tipimg=$(snap tip "$tipimg") || die "cannot copy the tip kernel into $raw/images"
+for k in "${!revimg[@]}"; do
+	revimg[$k]=$(snap "$(echo "$k" | tr -c 'A-Za-z0-9._\n-' '_')" "${revimg[$k]}") ||
+		die "cannot copy $k into $raw/images"
+done
 # The boots share one initramfs: build it before they start.
 bash "$TOP/qemu-test/initramfs.sh" >/dev/null || die "the initramfs does not build"
 start=$SECONDS
