@@ -39,9 +39,7 @@
 #include "lib.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,28 +77,11 @@ static int rnd_pct = 12, zero_pct = 10, round_no = 1;
 static int wtimeout = 120, sample_ms = 50;
 static struct workload wls[MAX_WL];
 static int nwl;
-static int resfd = -1;
 
 /* ---- output ------------------------------------------------------------- */
 
-static void emit(const char *fmt, ...) __printf(1, 2);
-static void emit(const char *fmt, ...)
-{
-	char buf[2048];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf) - 1, fmt, ap);
-	va_end(ap);
-	if (n > (int)sizeof(buf) - 2)
-		n = sizeof(buf) - 2;
-	buf[n++] = '\n';
-	buf[n] = 0;
-	if (resfd >= 0 && write(resfd, buf, n) < 0)
-		resfd = -1;
-	printf("# %s", buf);
-}
+/* One result line for the host, echoed in the TAP output. */
+#define emit(...) t_result_line(1, __VA_ARGS__)
 
 static unsigned long parse_size(const char *s)
 {
@@ -626,7 +607,6 @@ int main(int argc, char **argv)
 	}
 	if (!nwl)
 		t_bail("arguments", "no workload given");
-	resfd = open("/dev/ttyS1", O_WRONLY | O_NOCTTY | O_CLOEXEC);
 	read_file("/sys/module/zswap/parameters/enabled", zon, sizeof(zon));
 	read_file("/sys/module/zswap/parameters/compressor", comp, sizeof(comp));
 	read_file("/sys/module/zswap/parameters/max_pool_percent", pool_pct, sizeof(pool_pct));

@@ -39,6 +39,14 @@ int t_done(void);
 /* Fatal: "not ok N name # why", then the plan and exit(1). */
 void t_bail(const char *name, const char *why_fmt, ...) __printf(2, 3)
 	__attribute__((noreturn));
+
+/*
+ * One line, newline added, to the result port /dev/ttyS1 (opened on first
+ * use; nothing is written if it cannot be) for the host to read, as
+ * bench's VBENCH and profile's VPROF lines; echo != 0 also prints it as a
+ * TAP comment.  Lines longer than 2 KiB are cut.
+ */
+void t_result_line(int echo, const char *fmt, ...) __printf(2, 3);
 int t_failures(void);
 /*
  * A check's name, "label: what", or what alone when label is NULL or "".
