@@ -38,14 +38,14 @@ test-commits: tree ## per-commit gates plus the plan's boots of every commit (th
 	@bash checks/summary.sh --clear
 	@bash checks/percommit.sh --boot; bash checks/summary.sh
 
-check-configs: tree ## build the tip under the robot's configs (checks/configs) at W=1; make send needs it
+check-configs: tree ## build the tip under the robot's configs (checks/configs) at W=1, and show it refuses; make send needs it
 	@bash checks/summary.sh --clear
 	@bash checks/check-configs.sh; bash checks/summary.sh
 
-test-variants: tree ## build and boot the tip kernel variants make test cannot afford (plan "presend": nomemcg); make send needs it
+test-variants: tree ## build and boot the tip kernels make test cannot afford (plan "presend": debug, nomemcg, hibernate); make send needs it
 	@bash checks/test-variants.sh
 
-test: ## everything in qemu-test/plan, the gates, check-configs, b4/export tests; ends "N passed, N failed"
+test: ## CI: per-commit gates, the plan's boots, the gates' refusals, b4/export tests; ends "N passed, N failed"
 	@bash checks/test.sh
 
 export: ## write the vswap branch back into branch-export/ and remake the cover mail
@@ -68,11 +68,11 @@ bench-prev: deps ## the tip against the series at PREV=<rev> (vswap=on, with and
 	@BENCH_VARIANTS="$$(printf '%s\n' 'prev rev:$(PREV) vswap=on swapfile' 'tip tip vswap=on swapfile' 'prev-nodev rev:$(PREV) vswap=on none' 'tip-nodev tip vswap=on none')" \
 		bash checks/bench.sh --out build/bench-prev
 
-profile: deps ## ftrace function profile of the tip (or REV=<rev>), vswap=on vs off, in QEMU: build/profile/
-	@bash checks/profile.sh $(if $(REV),--rev $(REV))
+profile: deps ## ftrace function profile of the tip (or REV=<rev>; SWAP=zram), vswap=on vs off, in QEMU: build/profile/
+	@bash checks/profile.sh $(if $(REV),--rev $(REV)) $(if $(SWAP),--swap $(SWAP))
 
 status: ## what the kernel tree holds
 	@bash checks/tree.sh status
 
 clean: ## remove build outputs (keeps the kernel tree and its branches)
-	rm -rf build/out build/results build/runs build/guest build/mails build/pull build/bench build/bench-prev build/profile build/bench-tiny build/configs build/gates-neg build/demo.out
+	rm -rf build/out build/results build/runs build/guest build/mails build/pull build/bench build/bench-prev build/profile build/bench-tiny build/configs build/gates-neg build/gates-neg-configs build/demo.out

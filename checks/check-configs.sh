@@ -140,5 +140,14 @@ while read -r name arch opts; do
 		echo "FAIL $name" >>"$summary"
 	fi
 done <"$conf"
+# The matrix counts only if it can refuse: after a full run on the series,
+# a bad commit on top of it must fail config novswap (checks/test-gates.sh).
+if [ "$summary" != /dev/null ]; then
+	msg "check-configs must refuse a commit with a new W=1 warning (test-gates.sh --configs)"
+	if ! bash "$TOP/checks/test-gates.sh" --configs; then
+		echo "FAIL the config gate accepted a bad commit (checks/test-gates.sh --configs)" >>"$summary"
+		fail=1
+	fi
+fi
 scratch_worktree "$WORKTREE" "$(kgit rev-parse "refs/heads/$SERIES_BRANCH")" >/dev/null 2>&1
 exit "$fail"

@@ -253,6 +253,10 @@ configs_passed() {
 		echo "make check-configs has not run on the tip ${tip:0:12}"
 		return 1
 	fi
+	if grep -q '^FAIL ' "$f"; then
+		echo "the tip ${tip:0:12} failed make check-configs: $(grep -m1 '^FAIL ' "$f")"
+		return 1
+	fi
 	while read -r name _; do
 		case "$name" in ''|'#'*) continue ;; esac
 		grep -qx "PASS $name" "$f" || missing="$missing $name"

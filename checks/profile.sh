@@ -3,9 +3,11 @@
 # vswap=on against vswap=off of the same kernel, by the ftrace function
 # profiler (the plan's profile variant: qemu-test/config/profile.config).
 #
-#   profile.sh [--rev REV] [--out DIR] [--top N]
+#   profile.sh [--rev REV] [--swap zram] [--out DIR] [--top N]
 # --rev REV   the series at REV of the kernel tree (default: the tip)
-# --out DIR   results (default build/profile/REV): profile.txt (the table,
+# --swap zram the swap area is zram0 and zswap is off (make bench's zram
+#             columns), instead of the disk /dev/vda with zswap on
+# --out DIR   results (default build/profile/REV[-zram]): profile.txt (the table,
 #             also printed) and raw/{on,off}/ (qemu-test/run.sh's output)
 # --top N     functions in the table (default 40)
 #
@@ -18,18 +20,21 @@
 set -uo pipefail
 . "$(dirname "$0")/config.sh"
 
-rev=tip out="" top=40
+rev=tip out="" top=40 swap=/dev/vda
 while [ $# -gt 0 ]; do
 	case $1 in
 	--rev) rev=${2:?}; shift 2 ;;
+	--swap) [ "${2:-}" = zram ] || die "--swap takes zram, not '${2:-}'"; swap=zram; shift 2 ;;
 	--out) out=${2:?}; shift 2 ;;
 	--top) top=${2:?}; shift 2 ;;
-	*) die "usage: profile.sh [--rev REV] [--out DIR] [--top N]" ;;
+	*) die "usage: profile.sh [--rev REV] [--swap zram] [--out DIR] [--top N]" ;;
 	esac
 done
 case $top in ''|*[!0-9]*) die "--top takes a number, not '$top'" ;; esac
 name=$(echo "$rev" | tr -c 'A-Za-z0-9._\n-' '_')
-out=${out:-$BUILD/profile/$name}
+suffix=""
+[ "$swap" = zram ] && suffix=-zram
+out=${out:-$BUILD/profile/$name$suffix}
 
 [ -d "$KTREE/.git" ] || bash "$TOP/checks/tree.sh" apply || exit 1
 if [ "$rev" = tip ]; then
@@ -46,10 +51,10 @@ mkdir -p "$out/raw"
 for mode in on off; do
 	msg "profile: $rev, vswap=$mode"
 	bash "$TOP/qemu-test/run.sh" --out "$out/raw/$mode" --label "profile-$mode" \
-		--tests "profile:limit=64:swap=/dev/vda:size=2:passes=2" \
+		--tests "profile:limit=64:swap=$swap:size=2:passes=2" \
 		--append "vswap=$mode" --clock icount "$img" bench >"$out/raw/$mode.out" 2>&1 ||
 		die "the vswap=$mode run failed: $(grep -m1 FAIL "$out/raw/$mode/results.txt" 2>/dev/null || echo "see $out/raw/$mode.out")"
 done
-/usr/bin/python3 "$TOP/checks/profile-report.py" --top "$top" --title "$rev ($(kgit rev-parse --short "$( [ "$rev" = tip ] && echo "$SERIES_BRANCH" || echo "$rev")"))" \
+/usr/bin/python3 "$TOP/checks/profile-report.py" --top "$top" --title "$rev ($(kgit rev-parse --short "$( [ "$rev" = tip ] && echo "$SERIES_BRANCH" || echo "$rev")")), swap $swap" \
 	"$out/raw/on/serial.txt" "$out/raw/off/serial.txt" | tee "$out/profile.txt"
 exit "${PIPESTATUS[0]}"
