@@ -5,6 +5,10 @@
  * it measures, and never judges a time.
  *
  *	profile limit=64M swap=/dev/vda size=2 passes=2
+ *	profile limit=64M swap=zram size=2 passes=2
+ *
+ * swap=zram: zram0 of disksize RAM/2 is the swap area and zswap is off,
+ * as in make bench's zram columns: every page takes the physical path.
  *
  * The workload is memhog's: in a cgroup with memory.max = limit, one
  * process writes size x limit of PAT_MIX4 pages (compressible, zero and
@@ -163,6 +167,15 @@ int main(int argc, char **argv)
 	if (!path_exists(TRACING "/function_profile_enabled"))
 		t_bail("profiler", "no %s/function_profile_enabled (CONFIG_FUNCTION_PROFILER?)",
 		       TRACING);
+	if (swapdev && !strcmp(swapdev, "zram")) {
+		r = zswap_set_enabled(0);
+		if (r)
+			t_bail("zram", "cannot turn zswap off: %s", strerror(-r));
+		r = write_filef("/sys/block/zram0/disksize", "%lldK", meminfo_kb("MemTotal") / 2);
+		if (r)
+			t_bail("zram", "/sys/block/zram0/disksize: %s", strerror(-r));
+		swapdev = "/dev/zram0";
+	}
 	if (swapdev) {
 		r = make_swap(swapdev);
 		if (r || swapon(swapdev, 0))
