@@ -3,11 +3,14 @@
 # vswap=on against vswap=off of the same kernel, by the ftrace function
 # profiler (the plan's profile variant: qemu-test/config/profile.config).
 #
-#   profile.sh [--rev REV] [--swap zram] [--out DIR] [--top N]
+#   profile.sh [--rev REV] [--swap zram] [--random] [--out DIR] [--top N]
 # --rev REV   the series at REV of the kernel tree (default: the tip)
 # --swap zram the swap area is zram0 and zswap is off (make bench's zram
 #             columns), instead of the disk /dev/vda with zswap on
-# --out DIR   results (default build/profile/REV[-zram]): profile.txt (the table,
+# --random    make bench's random workload (1.5 x memory.max written once,
+#             then 2 x its pages random accesses that dirty them) instead
+#             of memhog's
+# --out DIR   results (default build/profile/REV[-zram][-random]): profile.txt (the table,
 #             also printed) and raw/{on,off}/ (qemu-test/run.sh's output)
 # --top N     functions in the table (default 40)
 #
@@ -20,20 +23,22 @@
 set -uo pipefail
 . "$(dirname "$0")/config.sh"
 
-rev=tip out="" top=40 swap=/dev/vda
+rev=tip out="" top=40 swap=/dev/vda work=size=2:passes=2
 while [ $# -gt 0 ]; do
 	case $1 in
 	--rev) rev=${2:?}; shift 2 ;;
+	--random) work=size=1.5:passes=1:random=2; shift ;;
 	--swap) [ "${2:-}" = zram ] || die "--swap takes zram, not '${2:-}'"; swap=zram; shift 2 ;;
 	--out) out=${2:?}; shift 2 ;;
 	--top) top=${2:?}; shift 2 ;;
-	*) die "usage: profile.sh [--rev REV] [--swap zram] [--out DIR] [--top N]" ;;
+	*) die "usage: profile.sh [--rev REV] [--swap zram] [--random] [--out DIR] [--top N]" ;;
 	esac
 done
 case $top in ''|*[!0-9]*) die "--top takes a number, not '$top'" ;; esac
 name=$(echo "$rev" | tr -c 'A-Za-z0-9._\n-' '_')
 suffix=""
 [ "$swap" = zram ] && suffix=-zram
+[[ $work == *random* ]] && suffix=$suffix-random
 out=${out:-$BUILD/profile/$name$suffix}
 
 [ -d "$KTREE/.git" ] || bash "$TOP/checks/tree.sh" apply || exit 1
@@ -51,7 +56,7 @@ mkdir -p "$out/raw"
 for mode in on off; do
 	msg "profile: $rev, vswap=$mode"
 	bash "$TOP/qemu-test/run.sh" --out "$out/raw/$mode" --label "profile-$mode" \
-		--tests "profile:limit=64:swap=$swap:size=2:passes=2" \
+		--tests "profile:limit=64:swap=$swap:$work" \
 		--append "vswap=$mode" --clock icount "$img" bench >"$out/raw/$mode.out" 2>&1 ||
 		die "the vswap=$mode run failed: $(grep -m1 FAIL "$out/raw/$mode/results.txt" 2>/dev/null || echo "see $out/raw/$mode.out")"
 done

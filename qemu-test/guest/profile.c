@@ -6,7 +6,10 @@
  *
  *	profile limit=64M swap=/dev/vda size=2 passes=2
  *	profile limit=64M swap=zram size=2 passes=2
+ *	profile limit=64M swap=zram size=1.5 passes=1 random=2
  *
+ * random=X: then X x pages accesses to random pages, each reading a word
+ * and dirtying the page (make bench's random workload).
  * swap=zram: zram0 of disksize RAM/2 is the swap area and zswap is off,
  * as in make bench's zram columns: every page takes the physical path.
  *
@@ -44,6 +47,7 @@ static unsigned long limit = 64 * MiB;
 static const char *swapdev;
 static double size_x = 2;
 static int passes = 2;
+static double random_x;	/* random=X: X x pages random accesses after the writes */
 
 struct fn {
 	char name[64];
@@ -118,6 +122,28 @@ static int worker(const char *cg, void *arg)
 		return 2;
 	for (int p = 0; p < passes; p++)
 		pat_fill(buf, npages, SEED + p, PAT_MIX4);
+	if (random_x > 0) {
+		/*
+		 * make bench's random workload: each access reads a word of a
+		 * random page and dirties the page, here by writing the same
+		 * value back, so that the pages still verify.
+		 */
+		size_t nw = page_size() / sizeof(uint64_t), acc = npages * random_x;
+		uint64_t s = 0x9e3779b97f4a7c15ULL, sum = 0;
+
+		for (size_t a = 0; a < acc; a++) {
+			volatile uint64_t *w;
+
+			s ^= s << 13;
+			s ^= s >> 7;
+			s ^= s << 17;
+			w = (volatile uint64_t *)buf + (s % npages) * nw + (s >> 32) % nw;
+			sum += *w;
+			*w = *w;
+		}
+		if (sum == 1)	/* keep the reads */
+			fputc(' ', stderr);
+	}
 	bad = pat_verify(buf, npages, SEED + passes - 1, PAT_MIX4);
 	/* the parent reads it from the result line: exit codes are 8 bits */
 	*badp = bad > 1000000 ? 1000000 : (int)bad;
@@ -139,6 +165,8 @@ static int parse_arg(char *a)
 		size_x = atof(v);
 	else if (!strcmp(a, "passes"))
 		passes = atoi(v);
+	else if (!strcmp(a, "random"))
+		random_x = atof(v);
 	else
 		return -1;
 	return 0;
