@@ -148,7 +148,7 @@ for c in $commits; do
 	tg=$(targets "$c")
 	parent_ok=1
 	if [ "$prev_done" = "$(kgit rev-parse "$c^")" ]; then
-		more=$(comm -23 <(tr ' ' '\n' <<<"$tg" | sort -u) <(tr ' ' '\n' <<<"$prev_tg" | sort -u))
+		more=$(comm -23 <(sort -u <<<"$tg") <(sort -u <<<"$prev_tg"))
 		msg "sparse and W=1 reference: the analysis of $(kgit rev-parse --short "$prev_done"), and $(wc -w <<<"$more") more objects"
 		# shellcheck disable=SC2086
 		before=$(printf '%s\n' "$prev_after"; analyse $more) || parent_ok=0

@@ -23,12 +23,12 @@
 set -uo pipefail
 . "$(dirname "$0")/config.sh"
 
-rev=tip out="" top=40 swap=/dev/vda work=size=2:passes=2
+rev=tip out="" top=40 swap=/dev/vda work=size=2:passes=2 suffix=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--rev) rev=${2:?}; shift 2 ;;
-	--random) work=size=1.5:passes=1:random=2; shift ;;
-	--swap) [ "${2:-}" = zram ] || die "--swap takes zram, not '${2:-}'"; swap=zram; shift 2 ;;
+	--random) work=size=1.5:passes=1:random=2 suffix=$suffix-random; shift ;;
+	--swap) [ "${2:-}" = zram ] || die "--swap takes zram, not '${2:-}'"; swap=zram suffix=-zram$suffix; shift 2 ;;
 	--out) out=${2:?}; shift 2 ;;
 	--top) top=${2:?}; shift 2 ;;
 	*) die "usage: profile.sh [--rev REV] [--swap zram] [--random] [--out DIR] [--top N]" ;;
@@ -36,9 +36,6 @@ while [ $# -gt 0 ]; do
 done
 case $top in ''|*[!0-9]*) die "--top takes a number, not '$top'" ;; esac
 name=$(echo "$rev" | tr -c 'A-Za-z0-9._\n-' '_')
-suffix=""
-[ "$swap" = zram ] && suffix=-zram
-[[ $work == *random* ]] && suffix=$suffix-random
 out=${out:-$BUILD/profile/$name$suffix}
 
 [ -d "$KTREE/.git" ] || bash "$TOP/checks/tree.sh" apply || exit 1

@@ -22,6 +22,7 @@
 #                            check-configs runs this after its matrix
 set -uo pipefail
 . "$(dirname "$0")/config.sh"
+fail=0	# bad() sets it (lib.sh)
 
 mode=percommit
 case ${1:-} in

@@ -626,13 +626,7 @@ int main(int argc, char **argv)
 	read_file("/sys/kernel/mm/lru_gen/enabled", lru_gen, sizeof(lru_gen));
 	lru_gen[strcspn(lru_gen, "\n")] = 0;
 	if (swapdev && !strcmp(swapdev, "zram")) {
-		int r = zswap_set_enabled(0);
-
-		if (r)
-			t_bail("zram", "cannot turn zswap off: %s", strerror(-r));
-		r = write_filef("/sys/block/zram0/disksize", "%lldK", meminfo_kb("MemTotal") / 2);
-		if (r)
-			t_bail("zram", "/sys/block/zram0/disksize: %s", strerror(-r));
+		zram_swap_setup();
 		use_zram = 1;
 		swapdev = "/dev/zram0";
 		snprintf(zon, sizeof(zon), "N");

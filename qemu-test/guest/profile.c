@@ -196,12 +196,7 @@ int main(int argc, char **argv)
 		t_bail("profiler", "no %s/function_profile_enabled (CONFIG_FUNCTION_PROFILER?)",
 		       TRACING);
 	if (swapdev && !strcmp(swapdev, "zram")) {
-		r = zswap_set_enabled(0);
-		if (r)
-			t_bail("zram", "cannot turn zswap off: %s", strerror(-r));
-		r = write_filef("/sys/block/zram0/disksize", "%lldK", meminfo_kb("MemTotal") / 2);
-		if (r)
-			t_bail("zram", "/sys/block/zram0/disksize: %s", strerror(-r));
+		zram_swap_setup();
 		swapdev = "/dev/zram0";
 	}
 	if (swapdev) {

@@ -288,6 +288,17 @@ int zswap_set_enabled(int on)
 	return write_file(ZSWAP_PARAM "/enabled", on ? "Y" : "N");
 }
 
+void zram_swap_setup(void)
+{
+	int r = zswap_set_enabled(0);
+
+	if (r)
+		t_bail("zram", "cannot turn zswap off: %s", strerror(-r));
+	r = write_filef("/sys/block/zram0/disksize", "%lldK", meminfo_kb("MemTotal") / 2);
+	if (r)
+		t_bail("zram", "/sys/block/zram0/disksize: %s", strerror(-r));
+}
+
 int zswap_check_enabled(int on)
 {
 	int r = zswap_enabled();

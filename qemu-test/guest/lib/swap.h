@@ -87,6 +87,11 @@ int zswap_enabled(void);
 int zswap_set_enabled(int on);
 /* The check "zswap enabled" (on) or "zswap disabled": zswap.enabled reads Y or N. */
 int zswap_check_enabled(int on);
+/*
+ * make bench's zram set-up: zswap off and zram0 of disksize RAM/2, ready
+ * for make_swap("/dev/zram0").  Bails out (t_bail) if either step fails.
+ */
+void zram_swap_setup(void);
 
 /* ---- the modes of the zswap tests ------------------------------------------ */
 
