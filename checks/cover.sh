@@ -12,6 +12,14 @@
 #   vN/cover.txt  subject line, blank line, body, and a "---" section with
 #                 "Changes in vN:" (the changelog, extended by every version)
 #   cover-template.txt  b4's cover template, with base-commit fixed (see there)
+#   vM/sent/*.patch, vM/cover-letter.eml, vM/message-id  for every version M
+#                 before N: what was sent.  b4 tags a sent version in the
+#                 tree (sent/vswap-vM) and compares the next one against it;
+#                 the tag is not in any repository we commit, so it is
+#                 rebuilt from these files when missing (record_sent below)
+#
+# From v2 on, the cover mail ends with the range-diff against the previous
+# version (b4 prep --compare-to vM), after the changelog.
 #
 # How b4 is used, and why this way:
 # - b4 0.12 works on the checked-out branch of the tree it runs in, and we
@@ -113,6 +121,78 @@ kb4_quiet() {
 
 b4git() { KTREE=$B4TREE kgit "$@"; }
 
+# Header NAME of mail FILE (first occurrence, unfolded).
+mail_header() {
+	python3 - "$1" "$2" <<-'EOF'
+	import email, sys
+	from email import policy
+	m = email.message_from_file(open(sys.argv[1], encoding='utf-8'), policy=policy.compat32)
+	v = m.get(sys.argv[2], '')
+	print(' '.join(str(v).split()))
+	EOF
+}
+
+# The tag b4 gives a sent version M: sent/<series>-vM.
+sent_tag() { echo "sent/$SERIES_NAME-v$1"; }
+
+# Rebuild version M as sent, from cover-letters/vM/sent/*.patch applied to
+# the baseline without a worktree (a temporary index, git apply --cached),
+# each commit with the author, date and message of its mail and committed
+# as the series' identity at that date, so that its hash is the same on
+# every machine; then tag it as b4 does after a send: an annotated tag
+# whose message is the cover mail's body, which names base-commit and
+# change-id.  Does nothing if the tag exists.
+record_sent() {
+	local m=$1 tag dir idx parent tree p t date body
+	tag=$(sent_tag "$m")
+	dir=$COVER_DIR/v$m
+	kgit rev-parse -q --verify "refs/tags/$tag" >/dev/null && return 0
+	[ -f "$dir/cover-letter.eml" ] || die "$dir/cover-letter.eml is missing: v$m as sent cannot be recorded"
+	compgen -G "$dir/sent/*.patch" >/dev/null || die "$dir/sent/ has no patches: v$m as sent cannot be recorded"
+	t=$(mktemp -d)
+	idx=$t/index
+	parent=$(kgit rev-parse "$BASE_TAG^{commit}")
+	GIT_INDEX_FILE=$idx kgit read-tree "$parent"
+	for p in "$dir"/sent/*.patch; do
+		git mailinfo "$t/msg" "$t/patch" <"$p" >"$t/info" || die "git mailinfo failed on $p"
+		GIT_INDEX_FILE=$idx kgit apply --cached "$t/patch" || die "${p#"$TOP"/} does not apply to the v$m series so far"
+		tree=$(GIT_INDEX_FILE=$idx kgit write-tree)
+		{ sed -n 's/^Subject: //p' "$t/info"; echo; cat "$t/msg"; } | git stripspace >"$t/message"
+		date=$(sed -n 's/^Date: //p' "$t/info")
+		parent=$(GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null \
+			GIT_AUTHOR_NAME=$(sed -n 's/^Author: //p' "$t/info") \
+			GIT_AUTHOR_EMAIL=$(sed -n 's/^Email: //p' "$t/info") \
+			GIT_AUTHOR_DATE=$date GIT_COMMITTER_DATE=$date \
+			GIT_COMMITTER_NAME=$IDENT_NAME GIT_COMMITTER_EMAIL=$IDENT_EMAIL \
+			git -C "$KTREE" commit-tree "$tree" -p "$parent" -F "$t/message")
+	done
+	body=$t/cover-body
+	sed '1,/^$/d' "$dir/cover-letter.eml" >"$body"
+	grep -q '^base-commit: ' "$body" && grep -q '^change-id: ' "$body" ||
+		die "$dir/cover-letter.eml names no base-commit or change-id: not a cover b4 made"
+	GIT_COMMITTER_DATE=$(mail_header "$dir/cover-letter.eml" Date) kgit tag -a -F "$body" "$tag" "$parent"
+	rm -rf "$t"
+	msg "recorded v$m as sent: $tag = ${parent:0:12} ($(find "$dir/sent" -name '*.patch' | wc -l) patches)"
+}
+
+# Every version before N recorded as sent (tags, and b4's history of the
+# cover letters' Message-Ids), so that b4 can compare against them.
+record_sent_versions() {
+	local n=$1 m tracking msgid
+	for ((m = 1; m < n; m++)); do
+		record_sent "$m"
+		msgid=$(tr -d ' \n<>' <"$COVER_DIR/v$m/message-id" 2>/dev/null || true)
+		[ -n "$msgid" ] || msgid=$(mail_header "$COVER_DIR/v$m/cover-letter.eml" Message-Id | tr -d '<>')
+		tracking=$(kgit config --get "branch.$B4_BRANCH.b4-tracking")
+		tracking=$(M=$m MSGID=$msgid python3 -c '
+import json, os, sys
+t = json.loads(sys.stdin.read())
+t["series"].setdefault("history", {})["v" + os.environ["M"]] = [os.environ["MSGID"]]
+print(json.dumps(t))' <<<"$tracking")
+		kgit config "branch.$B4_BRANCH.b4-tracking" "$tracking"
+	done
+}
+
 # Point b4/vswap (in build/b4) at the series, enroll it with b4 prep and
 # give it the cover letter, revision, prefixes and recipients of version N.
 b4_prepare() {
@@ -168,9 +248,20 @@ t["series"]["base-branch"] = os.environ["BASEB"]
 print(json.dumps(t))' <<<"$tracking")
 	kgit config "branch.$B4_BRANCH.b4-tracking" "$tracking"
 
-	local prefixes
+	# The cover letter: cover.txt, and from v2 on the range-diff against
+	# the version before, as b4 makes it (git range-diff of the two).
+	local prefixes coverfile=$BUILD/b4-cover.txt
+	cp "$COVER_DIR/v$n/cover.txt" "$coverfile"
+	if [ "$n" -gt 1 ]; then
+		record_sent_versions "$n"
+		local rd
+		rd=$(kb4 prep --compare-to "v$((n - 1))" 2>>"$B4_LOG") ||
+			die "b4 prep --compare-to v$((n - 1)) failed (log: $B4_LOG)"
+		[ -n "$rd" ] || die "b4 prep --compare-to v$((n - 1)) printed no range-diff"
+		printf '\nRange-diff against v%s:\n%s\n' "$((n - 1))" "$rd" >>"$coverfile"
+	fi
 	prefixes=$(git config -f "$B4_CONFIG" --get b4.send-prefixes || true)
-	B4_EDITOR="cp -- '$COVER_DIR/v$n/cover.txt'" \
+	B4_EDITOR="cp -- '$coverfile'" \
 		kb4_quiet prep --force-revision "$n" --set-prefixes "${prefixes:-}" --edit-cover
 	kb4_quiet prep --auto-to-cc
 

@@ -13,7 +13,9 @@
 # SEND_ARGS adds options to "b4 send" in those modes.
 #
 # After a real send b4 tags the series (sent/vswap-vN) and this script
-# records the cover letter's Message-Id in cover-letters/vN/message-id and
+# records the cover letter's Message-Id in cover-letters/vN/message-id, the
+# patch mails in cover-letters/vN/sent/ (from which checks/cover.sh rebuilds
+# that tag on another machine, for the next version's range-diff) and
 # starts the next version: cover-letters/v(N+1)/cover.txt with a
 # "Changes in v(N+1):" section (with EDITME, which must be replaced before
 # v(N+1) can be made) and cover-letters/version = N+1.  Commit them.
@@ -76,6 +78,11 @@ t = json.loads(sys.stdin.read())
 print(t["series"].get("history", {}).get("v" + os.environ["N"], [""])[-1])' <<<"$tracking")
 [ -n "$msgid" ] || die "b4 send finished but recorded no Message-Id for v$n; check 'b4 prep --show-revision' in $B4TREE"
 echo "$msgid" >"$COVER_DIR/v$n/message-id"
+mkdir -p "$COVER_DIR/v$n/sent"
+cover=$(cover_mail_in "$dir")
+for f in "$dir"/*.eml; do
+	[ "$f" = "$cover" ] || cp "$f" "$COVER_DIR/v$n/sent/$(basename "${f%.eml}").patch"
+done
 next=$((n + 1))
 # shellcheck disable=SC2059 # b4.linkmask is a printf format (lore's %s)
 link=$(printf "$(git config -f "$B4_CONFIG" --get b4.linkmask || echo 'https://lore.kernel.org/r/%s')" "$msgid")

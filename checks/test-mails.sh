@@ -23,6 +23,11 @@
 #                      "Changes in vN:" section
 #   mails/cover-committed  cover-letters/vN/cover-letter.eml as committed is
 #                      the cover mail b4 makes now (make cover, then commit)
+#   mails/range-diff   from v2 on: the cover mail carries the range-diff
+#                      against v(N-1) as sent (tag sent/vswap-v(N-1), rebuilt
+#                      from cover-letters/v(N-1)/sent/), and it pairs every
+#                      patch of both versions (range-diff-refuses: the check
+#                      refuses a cover with a line or the range-diff cut)
 # An empty series fails: there would be nothing to test.
 set -uo pipefail
 . "$(dirname "$0")/cover.sh"
@@ -215,6 +220,46 @@ fi
 
 # 7. The cover letter.
 cover=$(cover_mail_in "$dir" 2>/dev/null)
+# 7b. From v2 on, the range-diff against the version sent before: every
+# patch of v(N-1) and of vN on one of its lines ("1:  abc ! 1:  def ...").
+# rangediff_check COVER PREV PCOUNT COUNT: prints why not, non-zero if not.
+rangediff_check() {
+	local cover=$1 prev=$2 pcount=$3 count=$4 pairs left right
+	pairs=$(sed -n "/^Range-diff against v$prev:\$/,\$p" "$cover" |
+		sed -n -E 's/^ *([0-9]+|-): +[0-9a-f-]+ [<>=!] +([0-9]+|-): .*/\1 \2/p')
+	left=$(awk '$1 != "-" { print $1 }' <<<"$pairs" | sort -n | uniq | tr '\n' ' ')
+	right=$(awk '$2 != "-" { print $2 }' <<<"$pairs" | sort -n | uniq | tr '\n' ' ')
+	if ! grep -q "^Range-diff against v$prev:\$" "$cover"; then
+		echo "${cover##*/} has no 'Range-diff against v$prev:'"
+		return 1
+	elif [ "$left" != "$(seq -s ' ' 1 "$pcount") " ] || [ "$right" != "$(seq -s ' ' 1 "$count") " ]; then
+		echo "the range-diff does not pair all v$prev patches (1-$pcount: $left) and v$((prev + 1)) patches (1-$count: $right)"
+		return 1
+	fi
+	echo "${cover##*/}: range-diff of v$prev ($pcount patches) against v$((prev + 1)) ($count)"
+}
+if [ "$n" -gt 1 ] && [ -n "$cover" ] && [ -f "$cover" ]; then
+	prev=$((n - 1))
+	ptag=$(sent_tag "$prev")
+	pcount=$(kgit rev-list --count "$BASE_TAG..refs/tags/$ptag" 2>/dev/null || echo 0)
+	sent_count=$(find "$COVER_DIR/v$prev/sent" -name '*.patch' 2>/dev/null | wc -l)
+	if [ "$pcount" = 0 ] || [ "$pcount" != "$sent_count" ]; then
+		bad mails/range-diff "tag $ptag has $pcount commits, cover-letters/v$prev/sent/ $sent_count patches"
+	elif why=$(rangediff_check "$cover" "$prev" "$pcount" "$count"); then
+		good mails/range-diff "$why (tag $ptag)"
+	else
+		bad mails/range-diff "$why"
+	fi
+	# The check refuses a cover whose range-diff lost a line, or is missing.
+	sed '/^ *1: .* [<>=!] /d' "$cover" >"$work/no-first.eml"
+	sed '/^Range-diff against/,$d' "$cover" >"$work/no-rd.eml"
+	if rangediff_check "$work/no-first.eml" "$prev" "$pcount" "$count" >/dev/null ||
+		rangediff_check "$work/no-rd.eml" "$prev" "$pcount" "$count" >/dev/null; then
+		bad mails/range-diff-refuses "a range-diff without patch 1's line, or none, was accepted"
+	else
+		good mails/range-diff-refuses "a range-diff without patch 1's line, and a cover without one, are refused"
+	fi
+fi
 if [ -z "$cover" ] || [ ! -f "$cover" ]; then
 	bad mails/cover "no cover mail in ${dir#"$TOP"/}"
 elif grep -q EDITME "$cover"; then

@@ -7,6 +7,9 @@
 #                   series yet
 #   pull/fetch      it fetches vswap from the bundle, and gets exactly the tip
 #                   hash of the vswap branch, with every object (fsck)
+#   pull/tag        and the annotated tag vswap-vN (N: cover-letters/version),
+#                   which points at that tip and holds the vN cover letter,
+#                   the tag the request text asks to pull
 # An empty series fails: there would be nothing to pull.
 set -uo pipefail
 . "$(dirname "$0")/cover.sh"
@@ -18,6 +21,8 @@ count=$(series_count 2>&1) || { record FAIL pull "$count"; exit 1; }
 [ "$count" -gt 0 ] || { record FAIL pull "the series is empty: $BASE_TAG..$SERIES_BRANCH has no commits, there is nothing to pull"; exit 1; }
 tip=$(kgit rev-parse "refs/heads/$SERIES_BRANCH")
 base=$(kgit rev-parse "$BASE_TAG^{commit}")
+n=$(series_version 2>&1) || { record FAIL pull "$n"; exit 1; }
+tag=$SERIES_NAME-v$n
 bundle=$BUILD/pull/$SERIES_NAME.bundle
 text=$BUILD/pull/request-pull.txt
 log=$RESULTS/test-pull.log
@@ -30,8 +35,8 @@ if ! PULL_URL=$url bash "$TOP/checks/pull-request.sh" >"$log" 2>&1; then
 fi
 if [ ! -s "$bundle" ] || [ ! -s "$text" ]; then
 	bad pull/make "no ${bundle#"$TOP"/} or ${text#"$TOP"/}"
-elif ! grep -qxF "  $url $SERIES_BRANCH" "$text"; then
-	bad pull/make "request-pull.txt does not name PULL_URL ($url $SERIES_BRANCH)"
+elif ! grep -qxF "  $url tags/$tag" "$text"; then
+	bad pull/make "request-pull.txt does not name PULL_URL and the tag ($url tags/$tag)"
 elif ! grep -q "^for you to fetch changes up to $tip:" "$text" ||
      ! grep -q "^The following changes since commit $base:" "$text"; then
 	bad pull/make "request-pull.txt does not name $base..$tip"
@@ -77,6 +82,22 @@ else
 	else
 		good pull/fetch "fetched $SERIES_BRANCH = $tip ($count commits) from the bundle"
 	fi
+fi
+
+# The tag the text asks to pull: annotated, at the tip, the vN cover letter.
+subject=$(head -1 "$COVER_DIR/v$n/cover.txt")
+if ! fgit fetch -q "$bundle" "refs/tags/$tag:refs/tags/$tag" >>"$log" 2>&1; then
+	bad pull/tag "fetching tag $tag from the bundle failed (log: $log)"
+elif [ "$(fgit cat-file -t "refs/tags/$tag")" != tag ]; then
+	bad pull/tag "$tag is not an annotated tag"
+elif [ "$(fgit rev-parse "refs/tags/$tag^{commit}")" != "$tip" ]; then
+	bad pull/tag "$tag points at $(fgit rev-parse "refs/tags/$tag^{commit}"), not the tip $tip"
+elif [ "$(fgit for-each-ref --format='%(contents:subject)' "refs/tags/$tag")" != "$subject" ]; then
+	bad pull/tag "$tag's message does not start with the v$n cover's subject ($subject)"
+elif ! grep -qxF "$subject" "$text"; then
+	bad pull/tag "request-pull.txt does not quote $tag's message"
+else
+	good pull/tag "$tag: annotated, at $tip, the v$n cover letter as its message, quoted in the request"
 fi
 
 exit "$fail"
