@@ -168,8 +168,9 @@ record_sent() {
 	done
 	body=$t/cover-body
 	sed '1,/^$/d' "$dir/cover-letter.eml" >"$body"
-	grep -q '^base-commit: ' "$body" && grep -q '^change-id: ' "$body" ||
+	if ! grep -q '^base-commit: ' "$body" || ! grep -q '^change-id: ' "$body"; then
 		die "$dir/cover-letter.eml names no base-commit or change-id: not a cover b4 made"
+	fi
 	GIT_COMMITTER_DATE=$(mail_header "$dir/cover-letter.eml" Date) kgit tag -a -F "$body" "$tag" "$parent"
 	rm -rf "$t"
 	msg "recorded v$m as sent: $tag = ${parent:0:12} ($(find "$dir/sent" -name '*.patch' | wc -l) patches)"
