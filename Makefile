@@ -68,8 +68,8 @@ bench-prev: deps ## the tip against the series at PREV=<rev> (vswap=on, with and
 	@BENCH_VARIANTS="$$(printf '%s\n' 'prev rev:$(PREV) vswap=on swapfile' 'tip tip vswap=on swapfile' 'prev-nodev rev:$(PREV) vswap=on none' 'tip-nodev tip vswap=on none')" \
 		bash checks/bench.sh --out build/bench-prev
 
-profile: deps ## ftrace function profile of the tip (or REV=<rev>; SWAP=zram; RANDOM=1 for the random workload), vswap=on vs off, in QEMU: build/profile/
-	@bash checks/profile.sh $(if $(REV),--rev $(REV)) $(if $(SWAP),--swap $(SWAP)) $(if $(RANDOM),--random)
+profile: deps ## ftrace function profile of the tip (or REV=<rev>; SWAP=zram; RANDOM=1 for the random workload), vswap=on vs off (BASELINE=1: vswap=off vs the baseline), in QEMU: build/profile/
+	@bash checks/profile.sh $(if $(REV),--rev $(REV)) $(if $(SWAP),--swap $(SWAP)) $(if $(RANDOM),--random) $(if $(BASELINE),--baseline)
 
 status: ## what the kernel tree holds
 	@bash checks/tree.sh status

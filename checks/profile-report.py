@@ -1,12 +1,14 @@
 #!/usr/bin/python3
 """make profile's table: two runs of qemu-test/guest/profile.c, compared.
 
-    profile-report.py [--top N] [--title T] ON_SERIAL OFF_SERIAL
+    profile-report.py [--top N] [--title T] [--labels A,B] ON_SERIAL OFF_SERIAL
 
 Each SERIAL is a run's result stream (VPROF-INFO, VPROF fn= hits= ns=,
 VPROF-END).  Prints the totals, the time per page swapped, and the N
-functions whose own time differs most between the runs.  Exit status 1 if
-a run is incomplete.  Python's standard library only.
+functions whose own time differs most between the runs.  The runs are
+called vswap=on and vswap=off unless --labels names them (make profile
+BASELINE=1: the series with vswap=off against the baseline kernel).  Exit
+status 1 if a run is incomplete.  Python's standard library only.
 """
 import argparse
 import sys
@@ -33,36 +35,46 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--top', type=int, default=40)
     ap.add_argument('--title', default='')
+    ap.add_argument('--labels', default='vswap=on,vswap=off')
     ap.add_argument('on')
     ap.add_argument('off')
     a = ap.parse_args()
+    label = dict(zip(('on', 'off'), a.labels.split(',')))
+    if len(label) != 2 or '' in label.values() or ',' in a.labels.split(',', 1)[1]:
+        ap.error("--labels takes two names, 'A,B'")
     runs = {}
     for mode, path in (('on', a.on), ('off', a.off)):
         info, fns, ended = read(path)
         if not info or not ended or not fns:
-            sys.stderr.write('profile: the vswap=%s run is incomplete (%s)\n' % (mode, path))
+            sys.stderr.write('profile: the %s run is incomplete (%s)\n' % (label[mode], path))
             return 1
         runs[mode] = (info, fns)
-    print('kernel profile %s: vswap=on against vswap=off, each function\'s own time '
-          '(guest icount ms, every function traced)' % a.title)
-    tot = {}
+    print('kernel profile %s: %s against %s, each function\'s own time '
+          '(guest icount ms, every function traced)' % (a.title, label['on'], label['off']))
+    tot, width = {}, max(len(s) for s in label.values())
     for mode in ('on', 'off'):
         info, fns = runs[mode]
         tot[mode] = sum(ns for _, ns in fns.values())
         pages = sum(int(info.get(k, 0)) for k in ('pswpout', 'zswpout', 'pswpin', 'zswpin'))
-        print('  vswap=%-3s workload %7.2f s; kernel functions %9.1f ms in all; '
+        print('  %-*s workload %7.2f s; kernel functions %9.1f ms in all; '
               'pswpout %s, zswpout %s, pswpin %s, zswpin %s, majfault %s; '
               '%.2f us per page swapped out or in'
-              % (mode, float(info['real_s']), tot[mode] / 1e6, info['pswpout'],
+              % (width, label[mode], float(info['real_s']), tot[mode] / 1e6, info['pswpout'],
                  info['zswpout'], info['pswpin'], info['zswpin'], info['pgmajfault'],
                  tot[mode] / 1e3 / pages if pages else float('nan')))
-    print('  ratio on/off of the functions\' time: %.3f' % (tot['on'] / tot['off']))
+    print('  ratio %s / %s of the functions\' time: %.3f'
+          % (label['on'], label['off'], tot['on'] / tot['off']))
     on, off = runs['on'][1], runs['off'][1]
     names = set(on) | set(off)
     rows = sorted(names, key=lambda n: -abs(on.get(n, (0, 0))[1] - off.get(n, (0, 0))[1]))
     print()
-    print('%-36s %10s %10s %10s %10s %10s' % ('function (by |difference|)', 'on ms', 'off ms',
-                                               'on-off ms', 'on hits', 'off hits'))
+    if a.labels == ap.get_default('labels'):
+        print('%-36s %10s %10s %10s %10s %10s' % ('function (by |difference|)', 'on ms', 'off ms',
+                                                   'on-off ms', 'on hits', 'off hits'))
+    else:
+        print('columns: ms and hits of %s (1), of %s (2)' % (label['on'], label['off']))
+        print('%-36s %10s %10s %10s %10s %10s' % ('function (by |difference|)', 'ms 1', 'ms 2',
+                                                   '1-2 ms', 'hits 1', 'hits 2'))
     for n in rows[:a.top]:
         h1, t1 = on.get(n, (0, 0))
         h0, t0 = off.get(n, (0, 0))
@@ -70,7 +82,7 @@ def main():
                                                         (t1 - t0) / 1e6, h1, h0))
     vs = sorted((n for n in on if n.startswith('vswap')), key=lambda n: -on[n][1])
     print()
-    print('vswap functions, vswap=on: ' + ', '.join(
+    print('vswap functions, %s: ' % label['on'] + ', '.join(
         '%s %.1f ms (%d)' % (n, on[n][1] / 1e6, on[n][0]) for n in vs[:20]))
     return 0
 
