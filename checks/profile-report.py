@@ -39,9 +39,10 @@ def main():
     ap.add_argument('on')
     ap.add_argument('off')
     a = ap.parse_args()
-    label = dict(zip(('on', 'off'), a.labels.split(',')))
-    if len(label) != 2 or '' in label.values() or ',' in a.labels.split(',', 1)[1]:
+    names = a.labels.split(',')
+    if len(names) != 2 or '' in names:
         ap.error("--labels takes two names, 'A,B'")
+    label = dict(zip(('on', 'off'), names))
     runs = {}
     for mode, path in (('on', a.on), ('off', a.off)):
         info, fns, ended = read(path)
